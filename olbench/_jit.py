@@ -1,0 +1,23 @@
+"""The one place where numba options are set.
+
+``cache=True``: compile once per machine, not per process. ``fastmath=False``: regret is a
+small difference of large sums, so floating point must not be re-associated. Small helpers
+and learner rules are ``inline="always"``: inlined at numba-IR level into the loop that calls
+them, so a generic loop runs as fast as one written by hand for a single rule (measured:
+without inlining, calls cost 10-20 ns per example at d = 20).
+
+Set ``NUMBA_DISABLE_JIT=1`` to run all of it as plain Python (the tests do so once, so that
+coverage sees the kernels).
+"""
+
+from __future__ import annotations
+
+import numba
+
+JIT_OPTIONS = dict(cache=True, fastmath=False, nogil=True)
+
+#: A compiled loop or entry point called from Python.
+jit = numba.njit(**JIT_OPTIONS)
+
+#: A small compiled function inlined into its callers (helpers, predict/update rules).
+inline = numba.njit(inline="always", **JIT_OPTIONS)

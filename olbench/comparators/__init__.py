@@ -1,0 +1,1 @@
+"""Hindsight comparators: the best fixed predictor chosen after seeing the stream."""
