@@ -1,0 +1,16 @@
+"""olbench: run, measure and prove things about online learning algorithms.
+
+>>> import numpy as np
+>>> import olbench
+>>> X = np.array([[1.0, 0.5], [-1.0, 0.2], [0.8, 1.0]]); y = np.array([1, -1, 1])
+>>> trace = olbench.run(olbench.make_learner("pa", C=1.0, variant="pa1"), X, y)
+>>> trace.n_mistakes, trace.n_updates
+(1, 2)
+"""
+
+from olbench.evaluate import Trace, predict, run
+from olbench.learners import Learner, make_learner
+
+__version__ = "0.1.0"
+
+__all__ = ["Learner", "Trace", "make_learner", "predict", "run", "__version__"]

@@ -1,0 +1,262 @@
+"""Run the online protocol: the only caller of the compiled kernels.
+
+>>> import numpy as np
+>>> from olbench import make_learner, run
+>>> X = np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]]); y = np.array([1, -1, 1])
+>>> trace = run(make_learner("perceptron"), X, y)
+>>> trace.margins.tolist(), trace.n_mistakes
+([0.0, 0.0, 2.0], 2)
+
+Inputs are checked and converted once, here: features to float64 (dense C-contiguous or CSR
+with summed duplicates), labels to {-1, +1} (classification; {0, 1} and bool are mapped) or
+real targets (regression). NaN/inf, wrong labels, a wrong number of features and an empty
+stream each raise a ``ValueError`` naming the problem and the row.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any, Iterator
+
+import numpy as np
+import scipy.sparse as sp
+
+from olbench.losses import Loss, get_loss, mistakes, predicted_labels
+
+DEFAULT_LOSS = {"classification": "hinge", "regression": "squared"}
+
+
+# ----------------------------------------------------------------------------- the trace
+@dataclass(frozen=True)
+class Trace:
+    """What one run of the protocol produced. Arrays are per round, in stream order.
+
+    ``margins[t]`` is the learner's output p_t, recorded before y_t was revealed;
+    ``updated[t]`` says whether the update rule fired; ``losses[t]`` is the per-example
+    loss named ``loss_name``; ``time_s`` is the wall time of the compiled loop alone.
+    """
+
+    learner: str
+    task: str
+    tie: str
+    margins: np.ndarray
+    y: np.ndarray
+    updated: np.ndarray
+    loss_name: str
+    losses: np.ndarray
+    time_s: float
+    state: dict[str, np.ndarray] = field(repr=False)
+    n_features: int = 0
+
+    @property
+    def n(self) -> int:
+        return int(self.margins.shape[0])
+
+    @property
+    def mistakes(self) -> np.ndarray | None:
+        """Boolean per round under the tie rule (classification only)."""
+        if self.task != "classification":
+            return None
+        return mistakes(self.margins, self.y, self.tie)
+
+    @property
+    def predictions(self) -> np.ndarray:
+        """Labels (classification, 0 for a tie under the Novikoff rule) or real predictions."""
+        if self.task != "classification":
+            return self.margins
+        return predicted_labels(self.margins, self.tie)
+
+    @property
+    def n_mistakes(self) -> int | None:
+        m = self.mistakes
+        return None if m is None else int(m.sum())
+
+    @property
+    def n_updates(self) -> int:
+        return int(self.updated.sum())
+
+    @property
+    def cumulative_loss(self) -> float:
+        return float(self.losses.sum())
+
+    def loss(self, name: str | Loss, **loss_params: Any) -> np.ndarray:
+        """Per-round values of any loss, evaluated after the fact from the margins."""
+        loss = name if isinstance(name, Loss) else get_loss(name, **loss_params)
+        return loss(self.margins, self.y)
+
+
+# ----------------------------------------------------------------------------- checks
+class _Labels:
+    """Maps labels to {-1, +1} once, consistently across chunks ({0,1} and bool allowed)."""
+
+    def __init__(self, task: str):
+        self.task = task
+        self.scheme: str | None = None   # "pm1" or "01" once seen
+
+    def __call__(self, y: Any, n_rows: int, offset: int) -> np.ndarray:
+        y = np.asarray(y)
+        if y.ndim != 1:
+            y = y.reshape(-1) if y.size == n_rows else y
+        if y.ndim != 1 or y.shape[0] != n_rows:
+            raise ValueError(f"labels have shape {np.shape(y)} but the features have "
+                             f"{n_rows} rows (rows {offset}..{offset + n_rows - 1})")
+        if self.task != "classification":
+            if y.dtype == bool or not np.issubdtype(y.dtype, np.number):
+                raise ValueError(f"regression targets must be real numbers, got dtype {y.dtype}")
+            y = y.astype(float)
+            _check_finite_rows(~np.isfinite(y), offset, "target")
+            return y
+        if y.dtype == bool:
+            return np.where(y, 1.0, -1.0)
+        if not np.issubdtype(y.dtype, np.number):
+            raise ValueError(f"classification labels must be numbers in {{-1, +1}} (or {{0, 1}},"
+                             f" bool), got dtype {y.dtype}")
+        values = np.unique(y)
+        bad = values[~np.isin(values, (-1, 0, 1))]
+        if bad.size:
+            raise ValueError(f"classification labels must be in {{-1, +1}} (or {{0, 1}}, bool); "
+                             f"found labels not allowed: {_preview(bad)} (rows {offset}.."
+                             f"{offset + n_rows - 1}); map them first, e.g. y = np.where(y == "
+                             f"positive, 1, -1)")
+        has_minus, has_zero = bool((values == -1).any()), bool((values == 0).any())
+        if has_minus and has_zero:
+            raise ValueError("labels mix -1 and 0: use {-1, +1} or {0, 1}, not both")
+        scheme = "pm1" if has_minus else "01" if has_zero else self.scheme
+        if self.scheme is not None and scheme is not None and scheme != self.scheme:
+            raise ValueError(f"labels switch from {self._show(self.scheme)} to "
+                             f"{self._show(scheme)} at rows {offset}..: use one label set")
+        self.scheme = scheme or self.scheme
+        return np.where(y > 0, 1.0, -1.0)
+
+    @staticmethod
+    def _show(scheme: str) -> str:
+        return "{-1, +1}" if scheme == "pm1" else "{0, 1}"
+
+
+def _preview(values: np.ndarray, k: int = 10) -> str:
+    shown = ", ".join(repr(v.item()) for v in values[:k])
+    return f"[{shown}{', ...' if values.size > k else ''}]"
+
+
+def _check_finite_rows(bad_rows: np.ndarray, offset: int, what: str) -> None:
+    if bad_rows.any():
+        rows = np.flatnonzero(bad_rows) + offset
+        raise ValueError(f"{what} is NaN or infinite in row {rows[0]}"
+                         + (f" (and {rows.size - 1} more rows)" if rows.size > 1 else ""))
+
+
+def _features(X: Any, offset: int):
+    """Dense C-contiguous float64 rows, or canonical CSR float64; NaN/inf rejected."""
+    if sp.issparse(X):
+        X = sp.csr_matrix(X, dtype=np.float64)  # copies unless already CSR float64
+        if not X.has_canonical_format:
+            X = X.copy()  # never mutate the caller's matrix
+            X.sum_duplicates()
+        bad = ~np.isfinite(X.data)
+        if bad.any():
+            rows = np.searchsorted(X.indptr, np.flatnonzero(bad), side="right") - 1
+            _check_finite_rows(np.isin(np.arange(X.shape[0]), rows), offset, "a feature")
+        return X
+    X = np.asarray(X)
+    if X.dtype == object or not (np.issubdtype(X.dtype, np.number) or X.dtype == bool):
+        raise ValueError(f"features must be numbers, got dtype {X.dtype}")
+    if X.ndim != 2:
+        raise ValueError(f"features must be a 2-D array (rows x features), got shape {X.shape}")
+    X = np.ascontiguousarray(X, dtype=np.float64)
+    _check_finite_rows(~np.isfinite(X).all(axis=1), offset, "a feature")
+    return X
+
+
+def _chunks(X: Any, y: Any, chunk_size: int | None) -> Iterator[tuple[Any, Any]]:
+    if hasattr(X, "chunks"):  # a stream
+        if y is not None:
+            raise ValueError("pass labels inside the stream, not as y, when X is a stream")
+        yield from X.chunks(chunk_size) if chunk_size else X.chunks()
+        return
+    if y is None:
+        raise ValueError("labels y are required when X is an array")
+    n = X.shape[0] if hasattr(X, "shape") else len(X)
+    step = chunk_size or max(n, 1)
+    for start in range(0, max(n, 1), step):
+        yield X[start:start + step], (y[start:start + step] if hasattr(y, "__getitem__") else y)
+
+
+# ----------------------------------------------------------------------------- running
+def _call_kernel(loop_dense, loop_csr, learner, X, *arrays):
+    state, params = learner.state_, learner.kernel_params()
+    if sp.issparse(X):
+        return loop_csr(params, state.w, state.A, state.s, X.indptr, X.indices, X.data, *arrays)
+    return loop_dense(params, state.w, state.A, state.s, X, *arrays)
+
+
+def run(learner, X: Any, y: Any = None, *, loss: str | Loss | None = None,
+        tie: str | None = None, chunk_size: int | None = None, reset: bool = True) -> Trace:
+    """Run the online protocol of ``learner`` over a stream and return its :class:`Trace`.
+
+    For each round t: p_t = predict(x_t) is recorded, then y_t is revealed and the learner
+    updates, all inside a compiled loop. ``X`` is an array (dense or scipy sparse, with labels
+    ``y``) or a stream (an object with ``chunks()``; the learner's state carries across
+    chunks, so memory stays constant apart from the per-round outputs). ``reset=False``
+    continues from the learner's current state. ``loss`` names the per-round loss stored in
+    the trace (default: hinge for classification, squared for regression); ``tie`` the rule
+    for counting mistakes (default: the learner's).
+    """
+    task = learner.task
+    labels = _Labels(task)
+    kernel = learner.kernel()
+    margins: list[np.ndarray] = []
+    ys: list[np.ndarray] = []
+    updated: list[np.ndarray] = []
+    elapsed, offset = 0.0, 0
+    if not reset:
+        learner.validate()
+    for X_chunk, y_chunk in _chunks(X, y, chunk_size):
+        X_chunk = _features(X_chunk, offset)
+        n_rows, d = X_chunk.shape
+        if n_rows == 0:
+            continue
+        y_chunk = labels(y_chunk, n_rows, offset)
+        if reset and offset == 0:
+            learner.reset(d)
+        elif not learner.is_initialised:
+            raise ValueError("reset=False needs a learner that has already seen data")
+        elif d != learner.n_features_:
+            raise ValueError(f"rows {offset}..{offset + n_rows - 1} have {d} features but the "
+                             f"learner was set up for {learner.n_features_}")
+        learner._reserve(n_rows)
+        m = np.empty(n_rows)
+        u = np.empty(n_rows, dtype=np.bool_)
+        # zero rows: compiles (or loads from cache) for these types outside the timed region
+        _call_kernel(kernel.run_dense, kernel.run_csr, learner, X_chunk[:0], y_chunk[:0],
+                     m[:0], u[:0])
+        start = time.perf_counter()
+        _call_kernel(kernel.run_dense, kernel.run_csr, learner, X_chunk, y_chunk, m, u)
+        elapsed += time.perf_counter() - start
+        margins.append(m), ys.append(y_chunk), updated.append(u)
+        offset += n_rows
+    if offset == 0:
+        raise ValueError("empty stream: there are no rows to learn from")
+    learner._finalize()
+    margins_all, y_all = np.concatenate(margins), np.concatenate(ys)
+    loss_fn = loss if isinstance(loss, Loss) else get_loss(loss or DEFAULT_LOSS[task])
+    state = learner.state_
+    return Trace(learner=learner.name, task=task, tie=tie or learner.tie,
+                 margins=margins_all, y=y_all, updated=np.concatenate(updated),
+                 loss_name=loss_fn.name, losses=loss_fn(margins_all, y_all), time_s=elapsed,
+                 state={"w": state.w.copy(), "A": state.A.copy(), "s": state.s.copy()},
+                 n_features=learner.n_features_)
+
+
+def predict(learner, X: Any) -> np.ndarray:
+    """Outputs p = w.x for each row of X, without learning (the learner must have state)."""
+    if not learner.is_initialised:
+        raise ValueError(f"{learner.name} has not seen any data yet: nothing to predict with")
+    X = _features(X, 0)
+    if X.shape[1] != learner.n_features_:
+        raise ValueError(f"X has {X.shape[1]} features but the learner was set up for "
+                         f"{learner.n_features_}")
+    kernel = learner.kernel()
+    out = np.empty(X.shape[0])
+    _call_kernel(kernel.predict_dense, kernel.predict_csr, learner, X, out)
+    return out

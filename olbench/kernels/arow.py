@@ -1,0 +1,89 @@
+"""AROW (Crammer, Kulesza, Dredze, NIPS 2009, Fig. 1) and its regression form, RLS.
+
+Classification, on y m < 1 with m = mu.x, v = x' Sigma x::
+
+    beta = 1 / (v + r),  alpha = max(0, 1 - y m) beta
+    mu <- mu + alpha y Sigma x,  Sigma <- Sigma - beta Sigma x x' Sigma
+
+Regression (AROW for regression, Vaits & Crammer, ALT 2011; = recursive least squares with
+P_0 = a I and noise variance r), on every round::
+
+    mu <- mu + (y - m) Sigma x / (v + r),  Sigma <- Sigma - Sigma x x' Sigma / (v + r)
+
+Both are mu += e beta Sigma x, Sigma -= beta Sigma x x' Sigma with e = (1 - y m) y or y - m,
+so one step serves both tasks. Full covariance: ``A`` = Sigma (d x d); diagonal: ``A`` = one
+row holding diag(Sigma), downdated on its diagonal only (the paper's diagonal approximation).
+"""
+
+from collections import namedtuple
+
+import numpy as np
+
+from olbench._jit import inline
+from olbench.kernels.loop import make_kernel
+from olbench.kernels.rows import (axpy, diag_axpy, diag_downdate, diag_quad, dot,
+                                  rank_one_downdate, symmetric_matvec)
+
+Params = namedtuple("Params", ["r"])
+
+
+@inline
+def predict(params, idx, val, w, A, s):
+    return dot(w, idx, val)
+
+
+@inline
+def _step_full(params, idx, val, e, w, A):
+    sigma_x = np.empty(w.shape[0])
+    symmetric_matvec(A, idx, val, sigma_x)
+    v = dot(sigma_x, idx, val)
+    if v <= 0.0:
+        return
+    beta = 1.0 / (v + params.r)
+    axpy(w, e * beta, None, sigma_x)
+    rank_one_downdate(A, beta, sigma_x)
+
+
+@inline
+def _step_diag(params, idx, val, e, w, A):
+    diag = A[0]
+    v = diag_quad(diag, idx, val)
+    if v <= 0.0:
+        return
+    beta = 1.0 / (v + params.r)
+    diag_axpy(w, e * beta, diag, idx, val)
+    diag_downdate(diag, beta, idx, val)
+
+
+@inline
+def update_full(params, idx, val, y, margin, w, A, s):
+    if y * margin >= 1.0:
+        return False
+    _step_full(params, idx, val, (1.0 - y * margin) * y, w, A)
+    return True
+
+
+@inline
+def update_diag(params, idx, val, y, margin, w, A, s):
+    if y * margin >= 1.0:
+        return False
+    _step_diag(params, idx, val, (1.0 - y * margin) * y, w, A)
+    return True
+
+
+@inline
+def update_regression_full(params, idx, val, y, margin, w, A, s):
+    _step_full(params, idx, val, y - margin, w, A)
+    return True
+
+
+@inline
+def update_regression_diag(params, idx, val, y, margin, w, A, s):
+    _step_diag(params, idx, val, y - margin, w, A)
+    return True
+
+
+CLASSIFICATION = {False: make_kernel("arow.full", predict, update_full),
+                  True: make_kernel("arow.diag", predict, update_diag)}
+REGRESSION = {False: make_kernel("arow.regression_full", predict, update_regression_full),
+              True: make_kernel("arow.regression_diag", predict, update_regression_diag)}

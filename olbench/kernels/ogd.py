@@ -1,0 +1,60 @@
+"""Online (sub)gradient descent (Zinkevich 2003, "Online convex programming", Sec. 2).
+
+w_{t+1} = Proj_{||w|| <= U}(w_t - eta_t g_t x_t), with g_t = dl/dp at p_t = w_t.x_t and
+eta_t = eta (constant) or eta / sqrt(t), t = 1, 2, ... State: ``w``; ``s[0]`` = rounds seen.
+Losses (per example, see olbench.losses): hinge max(0, 1 - y p) with subgradient -y where
+y p < 1 and 0 elsewhere; logistic log(1 + exp(-y p)); squared (1/2)(p - y)^2.
+"""
+
+import math
+from collections import namedtuple
+
+from olbench._jit import inline
+from olbench.kernels.loop import make_kernel
+from olbench.kernels.rows import axpy, dot, project_l2_ball
+
+Params = namedtuple("Params", ["eta", "sqrt_schedule", "radius"])
+
+
+@inline
+def predict(params, idx, val, w, A, s):
+    return dot(w, idx, val)
+
+
+@inline
+def _step(params, idx, val, gradient, w, s):
+    s[0] += 1.0
+    if gradient == 0.0:
+        return False
+    eta = params.eta / math.sqrt(s[0]) if params.sqrt_schedule else params.eta
+    axpy(w, -eta * gradient, idx, val)
+    if params.radius < math.inf:
+        project_l2_ball(w, params.radius)
+    return True
+
+
+@inline
+def update_hinge(params, idx, val, y, margin, w, A, s):
+    return _step(params, idx, val, -y if y * margin < 1.0 else 0.0, w, s)
+
+
+@inline
+def update_logistic(params, idx, val, y, margin, w, A, s):
+    # -y sigma(-y p), written so that exp never overflows into a NaN
+    z = y * margin
+    if z >= 0.0:
+        e = math.exp(-z)
+        return _step(params, idx, val, -y * e / (1.0 + e), w, s)
+    return _step(params, idx, val, -y / (1.0 + math.exp(z)), w, s)
+
+
+@inline
+def update_squared(params, idx, val, y, margin, w, A, s):
+    return _step(params, idx, val, margin - y, w, s)
+
+
+KERNELS = {
+    "hinge": make_kernel("ogd.hinge", predict, update_hinge),
+    "logistic": make_kernel("ogd.logistic", predict, update_logistic),
+    "squared": make_kernel("ogd.squared", predict, update_squared),
+}

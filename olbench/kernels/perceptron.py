@@ -1,0 +1,28 @@
+"""Perceptron rule (Rosenblatt 1958; Novikoff 1962 for the mistake bound).
+
+On a mistake, w <- w + eta y x. State: ``w``.
+"""
+
+from collections import namedtuple
+
+from olbench._jit import inline
+from olbench.kernels.loop import make_kernel
+from olbench.kernels.rows import axpy, dot, is_mistake
+
+Params = namedtuple("Params", ["eta", "libol_tie"])
+
+
+@inline
+def predict(params, idx, val, w, A, s):
+    return dot(w, idx, val)
+
+
+@inline
+def update(params, idx, val, y, margin, w, A, s):
+    if not is_mistake(y, margin, params.libol_tie):
+        return False
+    axpy(w, params.eta * y, idx, val)
+    return True
+
+
+KERNEL = make_kernel("perceptron", predict, update)

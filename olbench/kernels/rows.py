@@ -1,0 +1,142 @@
+"""Row operations written once for dense and sparse rows.
+
+A row is passed as ``(idx, val)``: for a dense row ``idx is None`` and ``val`` holds all d
+values; for a CSR row ``idx`` holds the column indices and ``val`` the non-zero values. numba
+compiles a separate specialisation for ``idx=None`` and prunes the other branch, so the dense
+path carries no indirection. Update rules call only these helpers, never index rows
+themselves: that is what lets each rule be written once for both formats.
+"""
+
+from __future__ import annotations
+
+import math
+
+from olbench._jit import inline
+
+
+@inline
+def dot(w, idx, val):
+    """w . x"""
+    total = 0.0
+    if idx is None:
+        for j in range(val.shape[0]):
+            total += w[j] * val[j]
+    else:
+        for k in range(idx.shape[0]):
+            total += w[idx[k]] * val[k]
+    return total
+
+
+@inline
+def axpy(w, a, idx, val):
+    """w += a x"""
+    if idx is None:
+        for j in range(val.shape[0]):
+            w[j] += a * val[j]
+    else:
+        for k in range(idx.shape[0]):
+            w[idx[k]] += a * val[k]
+
+
+@inline
+def sqnorm(val):
+    """||x||^2 (the same for both formats: only the stored values matter)."""
+    total = 0.0
+    for k in range(val.shape[0]):
+        total += val[k] * val[k]
+    return total
+
+
+@inline
+def diag_quad(diag, idx, val):
+    """x' D x for a diagonal matrix D = diag(diag)."""
+    total = 0.0
+    if idx is None:
+        for j in range(val.shape[0]):
+            total += diag[j] * val[j] * val[j]
+    else:
+        for k in range(idx.shape[0]):
+            total += diag[idx[k]] * val[k] * val[k]
+    return total
+
+
+@inline
+def diag_axpy(w, a, diag, idx, val):
+    """w += a D x for D = diag(diag)."""
+    if idx is None:
+        for j in range(val.shape[0]):
+            w[j] += a * diag[j] * val[j]
+    else:
+        for k in range(idx.shape[0]):
+            i = idx[k]
+            w[i] += a * diag[i] * val[k]
+
+
+@inline
+def diag_downdate(diag, beta, idx, val):
+    """D <- diag(D - beta (D x)(D x)'): the diagonal of a rank-one downdate."""
+    if idx is None:
+        for j in range(val.shape[0]):
+            dx = diag[j] * val[j]
+            diag[j] -= beta * dx * dx
+    else:
+        for k in range(idx.shape[0]):
+            i = idx[k]
+            dx = diag[i] * val[k]
+            diag[i] -= beta * dx * dx
+
+
+@inline
+def symmetric_matvec(M, idx, val, out):
+    """out = M x for a symmetric M, as the sum of rows x_i M[i] (so a sparse x touches only
+    its nnz rows, and dense and sparse rows add the same terms in the same order)."""
+    out[:] = 0.0
+    if idx is None:
+        for i in range(val.shape[0]):
+            a = val[i]
+            if a != 0.0:
+                row = M[i]
+                for j in range(out.shape[0]):
+                    out[j] += a * row[j]
+    else:
+        for k in range(idx.shape[0]):
+            a = val[k]
+            row = M[idx[k]]
+            for j in range(out.shape[0]):
+                out[j] += a * row[j]
+
+
+@inline
+def rank_one_downdate(M, beta, v):
+    """M -= beta v v'"""
+    n = v.shape[0]
+    for i in range(n):
+        bi = beta * v[i]
+        for j in range(n):
+            M[i, j] -= bi * v[j]
+
+
+@inline
+def dense_dot(a, b):
+    total = 0.0
+    for j in range(a.shape[0]):
+        total += a[j] * b[j]
+    return total
+
+
+@inline
+def project_l2_ball(w, radius):
+    """w <- w * min(1, radius / ||w||): Euclidean projection onto {||w|| <= radius}."""
+    norm = math.sqrt(dense_dot(w, w))
+    if norm > radius:
+        scale = radius / norm
+        for j in range(w.shape[0]):
+            w[j] *= scale
+
+
+@inline
+def is_mistake(y, margin, libol_tie):
+    """y p <= 0 (Novikoff), or sign(p) != y with sign(0) = +1 (LIBOL); see olbench.losses."""
+    if libol_tie:
+        return (1.0 if margin >= 0.0 else -1.0) != y
+    return y * margin <= 0.0

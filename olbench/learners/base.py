@@ -1,0 +1,112 @@
+"""The learner front: hyper-parameters, validation, state, and the river-style single step.
+
+A learner subclass declares
+
+* keyword-only hyper-parameters stored unchanged in ``__init__`` and nothing else there;
+* ``constraints``: the allowed values of each (checked by :meth:`validate` at run start);
+* :meth:`kernel` (the compiled rule), :meth:`kernel_params` (a namedtuple of numbers) and
+  :meth:`init_state` (fresh ``w``, ``A``, ``s`` arrays for d features; see
+  :mod:`olbench.kernels` for what the slots hold);
+
+and registers with ``class PA(Learner, key="pa")``. Everything else (running, chunking,
+predict-then-learn, input checks) lives in :mod:`olbench.evaluate`.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar, NamedTuple
+
+import numpy as np
+
+from olbench.component import Component, Registry
+from olbench.kernels.loop import Kernel
+
+
+class State(NamedTuple):
+    """A learner's state: primary vector, auxiliary matrix, scalars (see olbench.kernels)."""
+
+    w: np.ndarray
+    A: np.ndarray
+    s: np.ndarray
+
+    def copy(self) -> "State":
+        return State(self.w.copy(), self.A.copy(), self.s.copy())
+
+
+def vector_state(d: int, n_scalars: int = 1) -> State:
+    """State of a learner whose only memory is a weight vector w0 = 0 (and counters)."""
+    return State(np.zeros(d), np.zeros((0, d)), np.zeros(n_scalars))
+
+
+class Learner(Component):
+    """Base class of every online learner. See the module docs for what a subclass declares."""
+
+    registry: ClassVar[Registry] = Registry("learner", "olbench.learners")
+    task: ClassVar[str] = "classification"
+    #: Tie rule used to count mistakes (olbench.losses); learners with a ``tie`` parameter
+    #: override it per instance.
+    tie: str = "novikoff"
+
+    # -- what a subclass provides -------------------------------------------------------
+    def kernel(self) -> Kernel:
+        raise NotImplementedError
+
+    def kernel_params(self) -> tuple:
+        raise NotImplementedError
+
+    def init_state(self, d: int) -> State:
+        raise NotImplementedError
+
+    def _reserve(self, rows: int) -> None:
+        """Make room in the state for ``rows`` more examples (learners with growing state)."""
+
+    def _finalize(self) -> None:
+        """Bring lazily updated state up to date (learners with lazy sparse updates)."""
+
+    # -- state ---------------------------------------------------------------------------
+    def reset(self, d: int) -> "Learner":
+        """Validate the hyper-parameters and start from the initial state for d features."""
+        self.validate()
+        self.state_ = self.init_state(int(d))
+        self.n_features_ = int(d)
+        return self
+
+    @property
+    def is_initialised(self) -> bool:
+        return getattr(self, "state_", None) is not None
+
+    @property
+    def coef_(self) -> np.ndarray:
+        """The current weight vector (the mean, for AROW)."""
+        return self.state_.w
+
+    # -- the river-style single step (same compiled loops as olbench.run) -----------------
+    def predict_one(self, x: Any) -> float:
+        """The learner's output for one example, without learning from it.
+
+        >>> from olbench import make_learner
+        >>> p = make_learner("perceptron")
+        >>> p.learn_one([1.0, 2.0], 1).predict_one([1.0, 0.0])
+        1.0
+        """
+        from olbench.evaluate import predict
+
+        return float(predict(self, _as_row(x))[0])
+
+    def learn_one(self, x: Any, y: Any) -> "Learner":
+        """Predict on x, then learn from (x, y): one round of the protocol."""
+        from olbench.evaluate import run
+
+        run(self, _as_row(x), np.atleast_1d(np.asarray(y)), reset=not self.is_initialised)
+        return self
+
+
+def _as_row(x: Any):
+    import scipy.sparse as sp
+
+    if sp.issparse(x):
+        return x
+    x = np.asarray(x, dtype=float)
+    if x.ndim != 1:
+        raise ValueError(f"a single example must be 1-D, got an array of shape {x.shape}")
+    return x[None, :]

@@ -1,0 +1,49 @@
+"""Online gradient descent."""
+
+from math import inf
+
+from olbench.component import Interval, OneOf
+from olbench.kernels import ogd as rule
+from olbench.learners.base import Learner, vector_state
+
+
+class OGD(Learner, key="ogd"):
+    """Online (sub)gradient descent on a per-example loss, optionally projected.
+
+    w_{t+1} = Proj(w_t - eta_t l'(p_t, y_t) x_t), eta_t = eta (``schedule="constant"``) or
+    eta/sqrt(t) (``"sqrt"``), Proj onto the L2 ball of radius ``radius`` (None: no
+    projection). Source: M. Zinkevich, "Online convex programming and generalized
+    infinitesimal gradient ascent", ICML 2003, Sec. 2 (greedy projection, Thm. 1).
+    ``loss="squared"`` (1/2 (p - y)^2) makes it a regressor; hinge and logistic classify.
+
+    >>> import numpy as np
+    >>> from olbench import run
+    >>> X = np.array([[1.0, 0.0], [0.0, 1.0]]); y = np.array([1, -1])
+    >>> run(OGD(loss="hinge", eta=0.5, schedule="constant"), X, y).state["w"].tolist()
+    [0.5, -0.5]
+    """
+
+    constraints = {"loss": OneOf(*rule.KERNELS), "eta": Interval(0, inf, low_open=True),
+                   "schedule": OneOf("constant", "sqrt"),
+                   "radius": Interval(0, inf, low_open=True, none_ok=True)}
+
+    def __init__(self, *, loss: str = "hinge", eta: float = 1.0, schedule: str = "sqrt",
+                 radius: float | None = None):
+        self.loss = loss
+        self.eta = eta
+        self.schedule = schedule
+        self.radius = radius
+
+    @property
+    def task(self):
+        return "regression" if self.loss == "squared" else "classification"
+
+    def kernel(self):
+        return rule.KERNELS[self.loss]
+
+    def kernel_params(self):
+        radius = inf if self.radius is None else float(self.radius)
+        return rule.Params(float(self.eta), self.schedule == "sqrt", radius)
+
+    def init_state(self, d):
+        return vector_state(d)

@@ -1,0 +1,82 @@
+"""Passive-Aggressive learners (classification and regression)."""
+
+from math import inf
+
+from olbench.component import Interval, OneOf
+from olbench.kernels import pa as rule
+from olbench.learners.base import Learner, vector_state
+
+_VARIANTS = ("pa", "pa1", "pa2")
+
+
+def step_size_params(C: float, variant: str) -> tuple[float, float]:
+    """(tau_max, ridge) of tau = min(tau_max, loss / (||x||^2 + ridge)); see kernels.pa.
+
+    >>> step_size_params(2.0, "pa1"), step_size_params(2.0, "pa2")
+    ((2.0, 0.0), (inf, 0.25))
+    """
+    if variant == "pa":
+        return inf, 0.0
+    if variant == "pa1":
+        return float(C), 0.0
+    return inf, 1.0 / (2.0 * C)
+
+
+class PA(Learner, key="pa"):
+    """Passive-Aggressive classifier: PA, PA-I, PA-II (Crammer et al., JMLR 7, 2006).
+
+    w <- w + tau y x with loss = max(0, 1 - y w.x) and tau = loss/||x||^2 (PA, eq. 6),
+    min(C, loss/||x||^2) (PA-I, eq. 7), loss/(||x||^2 + 1/(2C)) (PA-II, eq. 8). ``C`` is
+    unused by ``variant="pa"``.
+
+    The lambda form of Sugiyama, *Introduction to Statistical Machine Learning*, ch. 31:
+    theta <- theta + y max(0, 1 - m)/(||x||^2 + lambda) x is PA-II with C = 1/(2 lambda), and
+    its hinge variant theta <- theta + y min(1/lambda, max(0, 1 - m)/||x||^2) x is PA-I with
+    C = 1/lambda (tests/test_learners_exact.py checks both).
+
+    >>> import numpy as np
+    >>> from olbench import run
+    >>> trace = run(PA(variant="pa"), np.array([[3.0, 4.0]]), np.array([1]))
+    >>> float(trace.state["w"] @ [3.0, 4.0])   # after a PA step the margin is exactly 1
+    1.0
+    """
+
+    constraints = {"C": Interval(0, inf, low_open=True), "variant": OneOf(*_VARIANTS)}
+
+    def __init__(self, *, C: float = 1.0, variant: str = "pa1"):
+        self.C = C
+        self.variant = variant
+
+    def kernel(self):
+        return rule.CLASSIFICATION
+
+    def kernel_params(self):
+        return rule.Params(*step_size_params(self.C, self.variant), 0.0)
+
+    def init_state(self, d):
+        return vector_state(d)
+
+
+class PARegressor(PA, key="pa_regression"):
+    """Passive-Aggressive regression with the epsilon-insensitive loss (Crammer et al. 2006,
+    Sec. 4): loss = max(0, |w.x - y| - epsilon), w <- w + sign(y - w.x) tau x, with the same
+    three step sizes as :class:`PA`.
+
+    >>> import numpy as np
+    >>> from olbench import run
+    >>> run(PARegressor(variant="pa", epsilon=0.5), np.array([[2.0]]), np.array([3.0])).state["w"]
+    array([1.25])
+    """
+
+    task = "regression"
+    constraints = {**PA.constraints, "epsilon": Interval(0, inf)}
+
+    def __init__(self, *, C: float = 1.0, variant: str = "pa1", epsilon: float = 0.1):
+        super().__init__(C=C, variant=variant)
+        self.epsilon = epsilon
+
+    def kernel(self):
+        return rule.REGRESSION
+
+    def kernel_params(self):
+        return rule.Params(*step_size_params(self.C, self.variant), float(self.epsilon))
