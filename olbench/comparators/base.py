@@ -1,0 +1,186 @@
+"""The comparator contract: a fixed predictor chosen in hindsight, and its losses.
+
+A comparator is a :class:`~olbench.component.Component` (keyword-only parameters, a registry
+key, a deterministic name such as ``BestFixed[loss='hinge',ridge=0.0,radius=None,...]``) with
+one verb::
+
+    fit = comparator.fit(X, y, meta=None, checkpoints=None, cache="default")
+
+* ``X``: float64 ndarray (n, d) or CSR matrix; ``y``: float64 labels/targets; ``meta``: the
+  stream's :class:`~olbench.streams.base.StreamMeta` (gives the generating ``u`` and the
+  ``fingerprint`` used as cache key).
+* returns a :class:`ComparatorFit`: the fixed predictor ``u`` (or ``None`` and a
+  ``skip_reason`` -- a comparator that does not apply is a result, not a crash), its output
+  ``margins`` u.x_t on every round (so any loss of it can be evaluated later), its per-round
+  ``losses`` under its ``loss``, and for prefix comparators the per-checkpoint minima
+  ``prefix_loss[k] = min_u sum_{t <= checkpoints[k]} loss_t(u)``. Solvers certify their own
+  optimality: ``objective - lower_bound`` is a proven bound on the sub-optimality.
+* ``fit.cum_loss_at(t)`` is what regret subtracts: the comparator's cumulative loss at rounds
+  ``t`` (1-based). Regret(T) = sum_{t<=T} loss_t(w_t) - fit.cum_loss_at(T).
+
+Fits are cached on disk with :class:`joblib.Memory` keyed by (comparator key, parameters,
+data key, checkpoints), where the data key is ``meta.fingerprint`` when known, else a hash of
+(X, y). ``cache``: ``"default"`` (``$OLBENCH_CACHE`` or ``.olbench_cache/`` in the current
+directory), a directory, a ``joblib.Memory``, or ``None`` for no cache. Exceptions are never
+cached.
+
+>>> import numpy as np
+>>> from olbench.comparators import make_comparator
+>>> X = np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]]); y = np.array([1.0, -1.0, 1.0])
+>>> fit = make_comparator("best_fixed", loss="hinge").fit(X, y, cache=None)
+>>> round(fit.cum_loss, 6), fit.cum_loss_at(np.array([1, 3])).round(6).tolist()
+(0.0, [0.0, 0.0])
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+import joblib
+import numpy as np
+import scipy.sparse as sp
+
+from olbench.component import Component, OneOf, Registry
+from olbench.losses import get_loss
+
+#: bump when solver results change, to invalidate old cache entries
+CACHE_VERSION = 1
+
+LOSS_CHOICES = OneOf("hinge", "squared_hinge", "logistic", "squared", "absolute",
+                     "epsilon_insensitive")
+
+
+@dataclass
+class ComparatorFit:
+    """The result of :meth:`Comparator.fit` (see the module docstring)."""
+
+    comparator: str
+    loss: str | None
+    epsilon: float = 0.1
+    u: np.ndarray | None = None
+    margins: np.ndarray | None = None
+    losses: np.ndarray | None = None
+    checkpoints: np.ndarray | None = None
+    prefix_loss: np.ndarray | None = None
+    objective: float | None = None
+    lower_bound: float | None = None
+    skip_reason: str | None = None
+    info: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def ok(self) -> bool:
+        return self.skip_reason is None
+
+    @property
+    def gap(self) -> float | None:
+        """Certified sub-optimality of the objective (None when no certificate exists)."""
+        if self.objective is None or self.lower_bound is None:
+            return None
+        return self.objective - self.lower_bound
+
+    @property
+    def cum_loss(self) -> float:
+        """Total loss of ``u`` over the whole stream."""
+        self._require()
+        return float(self.losses.sum())
+
+    def loss_of(self, loss: str, y: np.ndarray, *, epsilon: float | None = None) -> np.ndarray:
+        """Per-round loss of the fixed ``u`` under any loss, evaluated after the fact."""
+        self._require()
+        return get_loss(loss, epsilon=self.epsilon if epsilon is None else epsilon)(self.margins, y)
+
+    def cum_loss_at(self, t) -> np.ndarray:
+        """Comparator's cumulative loss at rounds ``t`` (1-based ints): what regret subtracts.
+
+        For a prefix comparator these are the prefix minima and ``t`` must be checkpoints of the
+        fit; otherwise the running sums of the fixed ``u``'s losses.
+        """
+        self._require()
+        t = np.atleast_1d(np.asarray(t, dtype=np.int64))
+        if self.prefix_loss is not None:
+            idx = np.searchsorted(self.checkpoints, t)
+            bad = (idx >= len(self.checkpoints)) | (self.checkpoints[np.minimum(
+                idx, len(self.checkpoints) - 1)] != t)
+            if bad.any():
+                raise ValueError(f"{self.comparator}: rounds {t[bad].tolist()} are not checkpoints "
+                                 f"of this prefix fit; refit with checkpoints including them")
+            return self.prefix_loss[idx]
+        return np.cumsum(self.losses)[t - 1]
+
+    def _require(self) -> None:
+        if not self.ok:
+            raise ValueError(f"{self.comparator} was skipped: {self.skip_reason}")
+
+
+def _prepare(X, y):
+    if sp.issparse(X):
+        X = sp.csr_matrix(X, dtype=np.float64)
+    else:
+        X = np.ascontiguousarray(X, dtype=np.float64)
+        if X.ndim != 2:
+            raise ValueError(f"X must be 2-D (n, d); got shape {X.shape}")
+    y = np.ascontiguousarray(y, dtype=np.float64).ravel()
+    if y.shape[0] != X.shape[0]:
+        raise ValueError(f"X has {X.shape[0]} rows but y has {y.shape[0]} entries")
+    return X, y
+
+
+def data_key(X, y, meta=None) -> str:
+    """The stream fingerprint if known, else a hash of the data itself."""
+    fp = getattr(meta, "fingerprint", None)
+    if fp:
+        return str(fp)
+    parts = (X.data, X.indices, X.indptr, X.shape) if sp.issparse(X) else (X,)
+    return "data:" + joblib.hash((parts, y))
+
+
+def get_memory(cache) -> joblib.Memory | None:
+    if cache is None or cache is False:
+        return None
+    if isinstance(cache, joblib.Memory):
+        return cache
+    if cache == "default":
+        cache = os.environ.get("OLBENCH_CACHE", ".olbench_cache")
+    return joblib.Memory(str(cache), verbose=0)
+
+
+def _fit_uncached(key: str, params: dict, data: str, checkpoints, version: int, *, X, y, meta):
+    comparator = Comparator.registry.make(key, **params)
+    return comparator._fit(X, y, meta, checkpoints)
+
+
+class Comparator(Component):
+    """Base class; subclasses register with ``class C(Comparator, key="...")`` and define
+    :meth:`_fit` (X, y already validated)."""
+
+    registry: ClassVar[Registry] = Registry("comparator", "olbench.comparators")
+    #: cheap comparators skip the disk cache
+    cacheable: ClassVar[bool] = True
+
+    def fit(self, X, y, meta=None, *, checkpoints=None, cache="default") -> ComparatorFit:
+        self.validate()
+        X, y = _prepare(X, y)
+        if checkpoints is not None:
+            checkpoints = np.unique(np.asarray(checkpoints, dtype=np.int64))
+            if checkpoints[0] < 1 or checkpoints[-1] > X.shape[0]:
+                raise ValueError(f"checkpoints must lie in [1, {X.shape[0]}]")
+        memory = get_memory(cache) if self.cacheable else None
+        if memory is None:
+            return self._fit(X, y, meta, checkpoints)
+        cached = memory.cache(_fit_uncached, ignore=["X", "y", "meta"])
+        return cached(self.key, self.get_params(), data_key(X, y, meta), checkpoints,
+                      CACHE_VERSION, X=X, y=y, meta=meta)
+
+    def _fit(self, X, y, meta, checkpoints) -> ComparatorFit:
+        raise NotImplementedError
+
+    # helpers for subclasses
+    def _result(self, X, y, u, loss: str, epsilon: float, **kw) -> ComparatorFit:
+        margins = np.asarray(X @ u, dtype=float).ravel()
+        return ComparatorFit(self.name, loss, epsilon, u=u, margins=margins,
+                             losses=get_loss(loss, epsilon=epsilon)(margins, y), **kw)
+
+    def _skip(self, reason: str, loss: str | None = None) -> ComparatorFit:
+        return ComparatorFit(self.name, loss, getattr(self, "epsilon", 0.1), skip_reason=reason)

@@ -1,0 +1,53 @@
+"""The best fixed predictor in hindsight over the whole stream."""
+
+from __future__ import annotations
+
+import math
+
+from olbench.comparators import _solvers
+from olbench.comparators.base import LOSS_CHOICES, Comparator, ComparatorFit
+from olbench.component import Interval
+
+
+class BestFixed(Comparator, key="best_fixed"):
+    """u* = argmin_u sum_t loss(u.x_t, y_t) [+ ridge/2 ||u||^2], optionally with ||u|| <= radius.
+
+    ``radius`` is the setting of the OGD regret bound (the comparator lives in the learner's
+    feasible ball); ``ridge`` gives the tightest PA-I / PA-II bounds (ridge = 1/C with the hinge /
+    squared hinge loss). Solvers (see :mod:`olbench.comparators._solvers`): HiGHS LP for the
+    piecewise-linear losses, least squares for ``squared``, L-BFGS for ``logistic`` /
+    ``squared_hinge``, box-constrained dual for piecewise-linear + ridge, and a Lagrange
+    multiplier search for the ball. ``fit.lower_bound`` certifies optimality.
+
+    ``cum_loss`` is the loss part only (without the ridge penalty); ``objective`` includes it.
+    Unregularised logistic loss on separable data has no minimiser: the fit is skipped.
+
+    >>> import numpy as np
+    >>> X = np.array([[1.0], [1.0], [1.0]]); y = np.array([0.0, 1.0, 5.0])
+    >>> BestFixed(loss="absolute").fit(X, y, cache=None).u.round(6).tolist()   # the median
+    [1.0]
+    >>> BestFixed(loss="squared", radius=0.5).fit(X, y, cache=None).u.round(6).tolist()
+    [0.5]
+    """
+
+    constraints = {"loss": LOSS_CHOICES, "ridge": Interval(0, math.inf),
+                   "radius": Interval(0, math.inf, low_open=True, none_ok=True),
+                   "epsilon": Interval(0, math.inf)}
+
+    def __init__(self, *, loss="hinge", ridge=0.0, radius=None, epsilon=0.1):
+        self.loss = loss
+        self.ridge = ridge
+        self.radius = radius
+        self.epsilon = epsilon
+
+    def solve(self, X, y, warm=None) -> _solvers.Solution:
+        return _solvers.solve(X, y, self.loss, epsilon=self.epsilon, ridge=float(self.ridge),
+                              radius=self.radius, warm=warm)
+
+    def _fit(self, X, y, meta, checkpoints) -> ComparatorFit:
+        try:
+            s = self.solve(X, y)
+        except _solvers.NoMinimizer as e:
+            return self._skip(str(e), self.loss)
+        return self._result(X, y, s.u, self.loss, self.epsilon, objective=s.objective,
+                            lower_bound=s.lower_bound, info=s.info)
