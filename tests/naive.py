@@ -1,0 +1,176 @@
+"""Plain-numpy transcriptions of every published update rule: the oracle for the kernels.
+
+Each function takes dense X (n x d) and labels/targets y, runs the rule row by row exactly as
+written in its source, and returns (margins, updated, state) where state has the keys of the
+compiled learner's state that carry meaning (``w``, and ``A`` for covariance learners).
+Written for obviousness, not speed: matrix products, np.outer, no in-place tricks.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+
+def _result(margins, updated, **state):
+    return np.array(margins), np.array(updated, dtype=bool), state
+
+
+def perceptron(X, y, *, eta=1.0, tie="novikoff"):
+    """Rosenblatt 1958: if y <w, x> <= 0 (or sign(0) = +1 is wrong, LIBOL): w += eta y x."""
+    w = np.zeros(X.shape[1])
+    margins, updated = [], []
+    for x, label in zip(X, y):
+        p = w @ x
+        margins.append(p)
+        if tie == "novikoff":
+            mistake = label * p <= 0
+        else:
+            mistake = (1.0 if p >= 0 else -1.0) != label
+        if mistake:
+            w = w + eta * label * x
+        updated.append(mistake)
+    return _result(margins, updated, w=w)
+
+
+def _pa_tau(loss, sq, C, variant):
+    """Crammer et al. 2006, eqs. (6), (7), (8)."""
+    if variant == "pa":
+        return loss / sq
+    if variant == "pa1":
+        return min(C, loss / sq)
+    return loss / (sq + 1.0 / (2.0 * C))
+
+
+def pa(X, y, *, C=1.0, variant="pa1"):
+    """Crammer et al. 2006, Fig. 1: loss = max(0, 1 - y w.x); w += tau y x."""
+    w = np.zeros(X.shape[1])
+    margins, updated = [], []
+    for x, label in zip(X, y):
+        p = w @ x
+        margins.append(p)
+        loss = max(0.0, 1.0 - label * p)
+        if loss > 0 and (x @ x > 0 or variant == "pa2"):
+            w = w + _pa_tau(loss, x @ x, C, variant) * label * x
+        updated.append(loss > 0)
+    return _result(margins, updated, w=w)
+
+
+def pa_regression(X, y, *, C=1.0, variant="pa1", epsilon=0.1):
+    """Crammer et al. 2006, Sec. 4: loss = max(0, |w.x - y| - eps); w += sign(y - w.x) tau x."""
+    w = np.zeros(X.shape[1])
+    margins, updated = [], []
+    for x, target in zip(X, y):
+        p = w @ x
+        margins.append(p)
+        loss = max(0.0, abs(p - target) - epsilon)
+        if loss > 0 and (x @ x > 0 or variant == "pa2"):
+            w = w + np.sign(target - p) * _pa_tau(loss, x @ x, C, variant) * x
+        updated.append(loss > 0)
+    return _result(margins, updated, w=w)
+
+
+def ogd(X, y, *, loss="hinge", eta=1.0, schedule="sqrt", radius=None):
+    """Zinkevich 2003: w_{t+1} = P(w_t - eta_t grad l_t(w_t)), eta_t = eta or eta/sqrt(t)."""
+    w = np.zeros(X.shape[1])
+    margins, updated = [], []
+    for t, (x, label) in enumerate(zip(X, y), start=1):
+        p = w @ x
+        margins.append(p)
+        if loss == "hinge":
+            g = -label if label * p < 1 else 0.0
+        elif loss == "logistic":
+            g = -label / (1.0 + math.exp(label * p))
+        else:
+            g = p - label
+        eta_t = eta / math.sqrt(t) if schedule == "sqrt" else eta
+        if g != 0:
+            w = w - eta_t * g * x
+            if radius is not None and np.linalg.norm(w) > radius:
+                w = w * (radius / np.linalg.norm(w))
+        updated.append(g != 0)
+    return _result(margins, updated, w=w)
+
+
+def arow(X, y, *, r=1.0, a=1.0, diagonal=False):
+    """Crammer, Kulesza, Dredze 2009, Fig. 1 (diagonal: keep diag of the full update)."""
+    d = X.shape[1]
+    mu, sigma = np.zeros(d), a * np.eye(d)
+    margins, updated = [], []
+    for x, label in zip(X, y):
+        m = mu @ x
+        margins.append(m)
+        fired = label * m < 1
+        if fired:
+            v = x @ sigma @ x
+            if v > 0:
+                beta = 1.0 / (v + r)
+                alpha = max(0.0, 1.0 - label * m) * beta
+                mu = mu + alpha * label * (sigma @ x)
+                sigma = sigma - beta * np.outer(sigma @ x, sigma @ x)
+                if diagonal:
+                    sigma = np.diag(np.diag(sigma))
+        updated.append(fired)
+    A = np.diag(sigma)[None, :] if diagonal else sigma
+    return _result(margins, updated, w=mu, A=A)
+
+
+def arow_regression(X, y, *, r=1.0, a=1.0, diagonal=False):
+    """Vaits & Crammer 2011 (AROWR) = RLS: mu += (y - m) Sigma x / (x'Sigma x + r), and
+    Sigma -= Sigma x x' Sigma / (x'Sigma x + r)."""
+    d = X.shape[1]
+    mu, sigma = np.zeros(d), a * np.eye(d)
+    margins = []
+    for x, target in zip(X, y):
+        m = mu @ x
+        margins.append(m)
+        beta = 1.0 / (x @ sigma @ x + r)
+        mu = mu + (target - m) * beta * (sigma @ x)
+        sigma = sigma - beta * np.outer(sigma @ x, sigma @ x)
+        if diagonal:
+            sigma = np.diag(np.diag(sigma))
+    A = np.diag(sigma)[None, :] if diagonal else sigma
+    return _result(margins, [True] * len(margins), w=mu, A=A)
+
+
+#: registry key -> plain-numpy twin (tests fail for a registered learner missing here)
+TWINS = {
+    "perceptron": perceptron,
+    "pa": pa,
+    "pa_regression": pa_regression,
+    "ogd": ogd,
+    "arow": arow,
+    "arow_regression": arow_regression,
+    "rls": arow_regression,
+}
+
+
+# ----------------------------------------------------------------------- textbook forms
+def sugiyama_pa_classification(X, y, *, lam, hinge=False):
+    """Sugiyama, *Introduction to Statistical Machine Learning* (2015), ch. 31 (passive-
+    aggressive classification), in its lambda form:
+    squared hinge: theta += y max(0, 1 - m) / (||x||^2 + lambda) x;
+    hinge:         theta += y min(1/lambda, max(0, 1 - m) / ||x||^2) x."""
+    theta = np.zeros(X.shape[1])
+    for x, label in zip(X, y):
+        m = label * (theta @ x)
+        if hinge:
+            theta = theta + label * min(1.0 / lam, max(0.0, 1.0 - m) / (x @ x)) * x
+        else:
+            theta = theta + label * max(0.0, 1.0 - m) / (x @ x + lam) * x
+    return theta
+
+
+def sugiyama_pa_regression(X, y, *, lam, l1=False):
+    """Sugiyama ch. 31, passive-aggressive regression in lambda form:
+    l2: theta += (y - theta.x) / (||x||^2 + lambda) x;
+    l1: theta += sign(y - theta.x) min(1/lambda, |y - theta.x| / ||x||^2) x."""
+    theta = np.zeros(X.shape[1])
+    for x, target in zip(X, y):
+        r = target - theta @ x
+        if l1:
+            theta = theta + np.sign(r) * min(1.0 / lam, abs(r) / (x @ x)) * x
+        else:
+            theta = theta + r / (x @ x + lam) * x
+    return theta

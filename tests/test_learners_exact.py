@@ -1,0 +1,182 @@
+"""Every compiled learner equals its plain-numpy twin (tests/naive.py) to 1e-12, on dense and
+sparse input, for several seeds and hyper-parameters; the textbook and peer-library forms
+of the same rules agree too."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+
+import naive
+from conftest import make_data
+from olbench import make_learner, run
+from olbench.learners import Learner
+
+TOL = dict(rtol=1e-12, atol=1e-12)
+
+#: hyper-parameter settings checked per learner (each must also have a naive twin)
+SETTINGS = {
+    "perceptron": [{}, {"eta": 0.3}, {"tie": "libol"}],
+    "pa": [{"variant": "pa"}, {"variant": "pa1", "C": 0.05}, {"variant": "pa2", "C": 0.5}],
+    "pa_regression": [{"variant": "pa", "epsilon": 0.0}, {"variant": "pa1", "C": 0.1},
+                      {"variant": "pa2", "C": 2.0, "epsilon": 0.3}],
+    "ogd": [{"loss": "hinge"}, {"loss": "logistic", "eta": 0.5, "schedule": "constant"},
+            {"loss": "squared", "eta": 0.05, "radius": 1.5},
+            {"loss": "hinge", "eta": 2.0, "radius": 0.7}],
+    "arow": [{"r": 1.0}, {"r": 0.1, "a": 2.0}, {"r": 0.5, "diagonal": True}],
+    "arow_regression": [{"r": 1.0}, {"r": 0.3, "diagonal": True}],
+    "rls": [{"r": 2.0, "a": 0.5}],
+}
+
+CASES = [(key, params) for key, settings in SETTINGS.items() for params in settings]
+
+
+def test_every_registered_learner_has_a_twin_and_settings():
+    keys = set(Learner.registry.keys())
+    assert keys <= set(naive.TWINS), f"learners without a naive twin: {keys - set(naive.TWINS)}"
+    assert keys <= set(SETTINGS), f"learners without exactness settings: {keys - set(SETTINGS)}"
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+@pytest.mark.parametrize("key,params", CASES, ids=[f"{k}-{p}" for k, p in CASES])
+def test_compiled_equals_naive(key, params, seed, as_format):
+    learner = make_learner(key, **params)
+    X, y = make_data(learner.task, seed, density=0.6 if seed == 2 else 1.0, zero_rows=seed == 1)
+    if learner.task == "regression" and key != "ogd":
+        y = y * 2.0
+    margins, updated, state = naive.TWINS[key](X, y, **params)
+    trace = run(learner, as_format(X), y)
+    np.testing.assert_allclose(trace.margins, margins, **TOL)
+    np.testing.assert_array_equal(trace.updated, updated)
+    for name, value in state.items():
+        np.testing.assert_allclose(trace.state[name], value, **TOL)
+    assert trace.updated.sum() >= 5  # the comparison exercised the update rule
+
+
+def test_pa_margin_after_update_is_exactly_one():
+    """Crammer et al. 2006, Sec. 3: PA's new w satisfies y w.x = 1 after every update."""
+    X, y = make_data("classification", 7, n=300)
+    learner = make_learner("pa", variant="pa")
+    hits = 0
+    for x, label in zip(X, y):
+        had_loss = label * learner.predict_one(x) < 1.0 if learner.is_initialised else True
+        learner.learn_one(x, label)
+        if had_loss:
+            hits += 1
+            assert label * learner.predict_one(x) == pytest.approx(1.0, abs=1e-12)
+    assert hits > 50
+
+
+@pytest.mark.parametrize("lam", [0.1, 1.0, 3.0])
+def test_sugiyama_lambda_forms_are_pa1_and_pa2(lam):
+    X, y = make_data("classification", 3)
+    np.testing.assert_allclose(
+        run(make_learner("pa", variant="pa2", C=1 / (2 * lam)), X, y).state["w"],
+        naive.sugiyama_pa_classification(X, y, lam=lam), **TOL)
+    np.testing.assert_allclose(
+        run(make_learner("pa", variant="pa1", C=1 / lam), X, y).state["w"],
+        naive.sugiyama_pa_classification(X, y, lam=lam, hinge=True), **TOL)
+    Xr, yr = make_data("regression", 4)
+    np.testing.assert_allclose(
+        run(make_learner("pa_regression", variant="pa2", C=1 / (2 * lam), epsilon=0.0),
+            Xr, yr).state["w"],
+        naive.sugiyama_pa_regression(Xr, yr, lam=lam), **TOL)
+    np.testing.assert_allclose(
+        run(make_learner("pa_regression", variant="pa1", C=1 / lam, epsilon=0.0),
+            Xr, yr).state["w"],
+        naive.sugiyama_pa_regression(Xr, yr, lam=lam, l1=True), **TOL)
+
+
+def test_rls_mean_is_the_ridge_solution():
+    """After t rounds, RLS's mean is argmin sum (y - w.x)^2 / r + ||w||^2 / a."""
+    X, y = make_data("regression", 5, n=80)
+    r, a = 0.7, 2.0
+    w = run(make_learner("rls", r=r, a=a), X, y).state["w"]
+    ridge = np.linalg.solve(X.T @ X / r + np.eye(X.shape[1]) / a, X.T @ y / r)
+    np.testing.assert_allclose(w, ridge, rtol=1e-10, atol=1e-12)
+
+
+# ----------------------------------------------------------------------- peer libraries
+def _sklearn(estimator, X, y):
+    from sklearn.exceptions import ConvergenceWarning
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        return estimator.fit(X, y).coef_.ravel()
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_sklearn_perceptron_equals_ours(seed, as_format):
+    from sklearn.linear_model import Perceptron
+
+    X, y = make_data("classification", seed, n=400)
+    ours = run(make_learner("perceptron"), as_format(X), y).state["w"]
+    theirs = _sklearn(Perceptron(fit_intercept=False, shuffle=False, eta0=1, max_iter=1,
+                                 tol=None), as_format(X), y)
+    np.testing.assert_allclose(ours, theirs, **TOL)
+
+
+@pytest.mark.parametrize("variant,C", [("pa1", 0.1), ("pa1", 1.0), ("pa2", 0.3), ("pa2", 5.0)])
+def test_sklearn_passive_aggressive_equals_ours(variant, C, as_format):
+    from sklearn.linear_model import SGDClassifier, SGDRegressor
+
+    X, y = make_data("classification", 11, n=400)
+    common = dict(penalty=None, learning_rate=variant, eta0=C, fit_intercept=False,
+                  shuffle=False, max_iter=1, tol=None)
+    theirs = _sklearn(SGDClassifier(loss="hinge", **common), as_format(X), y)
+    ours = run(make_learner("pa", variant=variant, C=C), as_format(X), y).state["w"]
+    np.testing.assert_allclose(ours, theirs, **TOL)
+
+    Xr, yr = make_data("regression", 12, n=400)
+    theirs = _sklearn(SGDRegressor(loss="epsilon_insensitive", epsilon=0.2, **common),
+                      as_format(Xr), yr)
+    ours = run(make_learner("pa_regression", variant=variant, C=C, epsilon=0.2),
+               as_format(Xr), yr).state["w"]
+    np.testing.assert_allclose(ours, theirs, **TOL)
+
+
+def _river_weights(model, X, y, d):
+    for x, label in zip(X, y):
+        model.learn_one({j: float(v) for j, v in enumerate(x)}, label)
+    return np.array([model.weights.get(j, 0.0) for j in range(d)])
+
+
+@pytest.mark.parametrize("mode", [1, 2])
+def test_river_pa_classifier_equals_ours(mode):
+    from river import linear_model
+
+    X, y = make_data("classification", 21, n=300)
+    theirs = _river_weights(linear_model.PAClassifier(C=0.5, mode=mode, learn_intercept=False),
+                            X, y > 0, X.shape[1])
+    ours = run(make_learner("pa", variant=f"pa{mode}", C=0.5), X, y).state["w"]
+    np.testing.assert_allclose(ours, theirs, **TOL)
+
+
+@pytest.mark.xfail(strict=True, reason="river's PARegressor is not Crammer et al.'s rule: its "
+                   "EpsilonInsensitiveHinge maps the target y to 2y - 1 before taking |p - y| "
+                   "(river 0.26). When river fixes this, this test passes and fails as XPASS: "
+                   "then make it a plain equality test.")
+@pytest.mark.parametrize("mode", [1, 2])
+def test_river_pa_regressor_equals_ours(mode):
+    from river import linear_model
+
+    Xr, yr = make_data("regression", 22, n=300)
+    theirs = _river_weights(linear_model.PARegressor(C=0.5, mode=mode, eps=0.1,
+                                                     learn_intercept=False), Xr, yr, Xr.shape[1])
+    ours = run(make_learner("pa_regression", variant=f"pa{mode}", C=0.5, epsilon=0.1),
+               Xr, yr).state["w"]
+    np.testing.assert_allclose(ours, theirs, **TOL)
+
+
+def test_sparse_duplicates_are_summed_not_double_counted():
+    """A CSR row with a duplicated column means the sum of the entries (scipy's convention)."""
+    X = sp.csr_matrix((np.array([1.0, 2.0, 0.5]), np.array([0, 0, 1]), np.array([0, 2, 3])),
+                      shape=(2, 2))
+    assert not X.has_canonical_format
+    trace = run(make_learner("pa", variant="pa"), X, np.array([1.0, -1.0]))
+    dense = run(make_learner("pa", variant="pa"), X.toarray(), np.array([1.0, -1.0]))
+    np.testing.assert_allclose(trace.state["w"], dense.state["w"], **TOL)
+    assert not X.has_canonical_format  # the caller's matrix is untouched
