@@ -1,4 +1,8 @@
-"""Streams of examples: synthetic, bundled and file-backed (see :mod:`olbench.streams.base`)."""
+"""Streams of examples: synthetic, bundled and file-backed (see :mod:`olbench.streams.base`).
+
+Every registered stream class is also importable from here (``olbench.streams.Separable``),
+which is what the ``_target_`` of each ``conf/stream/<key>.yaml`` names.
+"""
 
 from olbench.component import import_submodules
 from olbench.streams.base import Stream, StreamMeta
@@ -7,4 +11,7 @@ import_submodules(__name__, __path__)
 
 make_stream = Stream.registry.make
 
-__all__ = ["Stream", "StreamMeta", "make_stream"]
+_registered = {cls.__name__: cls for cls in Stream.registry._classes.values()}
+globals().update(_registered)
+
+__all__ = ["Stream", "StreamMeta", "make_stream", *sorted(_registered)]

@@ -66,12 +66,13 @@ def separable_points(rng: np.random.Generator, U: np.ndarray, n: int, gamma: flo
     along u; finally shrink x_perp where needed so that a^2 + ||x_perp||^2 <= R^2.
     Both guarantees hold exactly in real arithmetic; to make them hold in floating point too
     (rounding errors are ~1e-16 R), the construction aims at gamma + 1e-12 R and R (1 - 1e-12).
-    Only when gamma is within 2e-12 R of R can the realised margin fall short of gamma, by at
-    most 2e-12 R.
+    When gamma is within 2e-12 R of R, both aim at (gamma + R) / 2 instead, and then hold up
+    to rounding only (~1e-15 R).
     """
-    R_aim = R * (1.0 - _SLACK)
-    gamma = min(gamma + _SLACK * R, R_aim)
-    R = R_aim
+    gamma_aim, R_aim = gamma + _SLACK * R, R * (1.0 - _SLACK)
+    if gamma_aim > R_aim:
+        gamma_aim = R_aim = 0.5 * (gamma + R)
+    gamma, R = gamma_aim, R_aim
     d = U.shape[-1]
     X = _draw_points(rng, n, d, R, distribution)
     norms = row_norms(X)
