@@ -18,6 +18,9 @@ learner:
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
+
+from olbench.losses import get_loss, mistakes
 
 
 def log_checkpoints(n: int, num: int = 25) -> np.ndarray:
@@ -26,3 +29,136 @@ def log_checkpoints(n: int, num: int = 25) -> np.ndarray:
         raise ValueError(f"n must be >= 1; got {n}")
     pts = np.unique(np.round(np.geomspace(1, n, num=max(num, 2))).astype(np.int64))
     return np.unique(np.concatenate([pts, [n]]))
+
+
+def _arrays(margins, y, updated, tie):
+    """Accept arrays or a trace-like object (duck typing on ``margins``/``y``/``updated``)."""
+    if hasattr(margins, "margins"):
+        trace = margins
+        y = trace.y if y is None else y
+        updated = getattr(trace, "updated", None) if updated is None else updated
+        tie = getattr(trace, "tie", None) or tie
+        margins = trace.margins
+    if y is None:
+        raise ValueError("labels y are required (or pass a trace with .y)")
+    margins, y = np.asarray(margins, dtype=float), np.asarray(y, dtype=float)
+    if margins.shape != y.shape:
+        raise ValueError(f"margins {margins.shape} and y {y.shape} differ in shape")
+    return margins, y, (None if updated is None else np.asarray(updated, bool)), tie
+
+
+def comparator_cum_loss(comparator, checkpoints, y=None, *, loss=None, epsilon=0.1):
+    """Comparator's cumulative loss at the checkpoints.
+
+    ``comparator``: a :class:`~olbench.comparators.ComparatorFit` (its own loss, or ``loss``
+    re-evaluated from its margins for a fixed u), per-round losses (length n), or values
+    already at the checkpoints (same length as ``checkpoints``, when that differs from n).
+    """
+    ks = np.asarray(checkpoints, dtype=np.int64)
+    if hasattr(comparator, "cum_loss_at"):
+        if loss is None or loss == comparator.loss:
+            return comparator.cum_loss_at(ks)
+        if comparator.prefix_loss is not None:
+            raise ValueError(f"{comparator.comparator} minimises {comparator.loss}; a prefix fit "
+                             f"cannot be re-evaluated under {loss}")
+        return np.cumsum(comparator.loss_of(loss, y, epsilon=epsilon))[ks - 1]
+    arr = np.asarray(comparator, dtype=float)
+    n = len(y) if y is not None else None
+    if n is not None and arr.shape[0] == n:
+        return np.cumsum(arr)[ks - 1]
+    if arr.shape[0] == len(ks):
+        return arr
+    raise ValueError(f"comparator losses have length {arr.shape[0]}; expected n or one per "
+                     f"checkpoint ({len(ks)})")
+
+
+def curve(margins, y=None, updated=None, *, loss: str = "hinge", epsilon: float = 0.1,
+          tie: str = "novikoff", comparator=None, checkpoints=None, clean_y=None) -> pd.DataFrame:
+    """One row per checkpoint T: cumulative loss, mistakes, updates, regret.
+
+    Columns: ``t``, ``loss`` (its name), ``cum_loss``, ``avg_loss``, ``mistakes``,
+    ``mistake_rate`` (against the observed labels, classification only), ``clean_mistakes``,
+    ``clean_mistake_rate`` (against ``clean_y`` if given), ``updates`` (if ``updated`` known),
+    ``comparator_loss`` and ``regret`` = cum_loss - comparator_loss (if a comparator is given).
+    Any loss can be asked for: it is evaluated from the recorded margins.
+
+    >>> m = np.array([0.0, 0.5, -1.0, 2.0]); y = np.array([1.0, 1.0, 1.0, 1.0])
+    >>> df = curve(m, y, np.array([True, True, True, False]), comparator=np.zeros(4),
+    ...            checkpoints=[2, 4])
+    >>> df[["t", "cum_loss", "mistakes", "updates", "regret"]].values.tolist()
+    [[2.0, 1.5, 1.0, 2.0, 1.5], [4.0, 3.5, 2.0, 3.0, 3.5]]
+    """
+    margins, y, updated, tie = _arrays(margins, y, updated, tie)
+    n = len(y)
+    ks = log_checkpoints(n) if checkpoints is None else np.asarray(checkpoints, dtype=np.int64)
+    L = get_loss(loss, epsilon=epsilon)
+    cum = np.cumsum(L(margins, y))[ks - 1]
+    df = pd.DataFrame({"t": ks, "loss": loss, "cum_loss": cum, "avg_loss": cum / ks})
+    if L.task == "classification":
+        mis = np.cumsum(mistakes(margins, y, tie))[ks - 1]
+        df["mistakes"], df["mistake_rate"] = mis, mis / ks
+        if clean_y is not None:
+            cm = np.cumsum(mistakes(margins, np.asarray(clean_y, float), tie))[ks - 1]
+            df["clean_mistakes"], df["clean_mistake_rate"] = cm, cm / ks
+    if updated is not None:
+        df["updates"] = np.cumsum(updated)[ks - 1]
+    if comparator is not None:
+        comp = comparator_cum_loss(comparator, ks, y, loss=loss, epsilon=epsilon)
+        df["comparator_loss"] = comp
+        df["regret"] = cum - comp
+    return df
+
+
+def _ogd_comparator(learner, fits):
+    """The fit OGD's regret bound is measured against: same loss, same ball."""
+    for f in (fits or {}).values():
+        name = getattr(f, "comparator", "")
+        if (getattr(f, "ok", False) and f.loss == learner.loss
+                and (name.startswith("PrefixBest") or name.startswith("BestFixed"))
+                and f"radius={learner.radius!r}" in name):
+            return f
+    return None
+
+
+def evaluate(trace, *, learner=None, meta=None, fits: dict | None = None, loss: str | None = None,
+             epsilon: float = 0.1, comparator: str | None = None, checkpoints=None,
+             R: float | None = None) -> pd.DataFrame:
+    """The metrics table of one run: :func:`curve` rows merged with :func:`bound_table` rows.
+
+    ``trace``: the engine's Trace (or any object with ``margins``, ``y``, ``updated``, ``tie``,
+    ``loss_name``). ``fits``: comparator fits by name; ``comparator`` names the one used for the
+    regret columns (default: the first that fits the loss). ``R`` defaults to ``meta.radius``.
+    Long form: one row per (checkpoint, bound); bound columns are empty when no bound applies.
+    """
+    from olbench.bounds import bound_table
+
+    margins, y, updated, tie = _arrays(trace, None, None, "novikoff")
+    loss = loss or getattr(trace, "loss_name", None) or "hinge"
+    n = len(y)
+    ks = log_checkpoints(n) if checkpoints is None else np.asarray(checkpoints, dtype=np.int64)
+    fits = fits or {}
+    comp = None
+    if comparator is not None:
+        comp = fits[comparator]
+    else:
+        comp = next((f for f in fits.values() if f.ok and f.loss == loss
+                     and (f.prefix_loss is None or np.isin(ks, f.checkpoints).all())), None)
+    clean = getattr(meta, "clean_y", None)
+    df = curve(margins, y, updated, loss=loss, epsilon=epsilon, tie=tie,
+               comparator=comp if comp is not None and comp.ok else None, checkpoints=ks,
+               clean_y=clean)
+    df["comparator"] = comp.comparator if comp is not None else None
+    R = getattr(meta, "radius", None) if R is None else R
+    if learner is None:
+        return df
+    comp_loss = learner_loss = None
+    if getattr(learner, "key", None) == "ogd":
+        ogd_fit = _ogd_comparator(learner, fits)
+        if ogd_fit is not None:
+            learner_loss = np.cumsum(get_loss(learner.loss)(margins, y))[ks - 1]
+            comp_loss = comparator_cum_loss(ogd_fit, ks, y)
+    bt = bound_table(learner, margins, y, updated, R=R, checkpoints=ks, fits=fits,
+                     comparator_loss=comp_loss, learner_loss=learner_loss)
+    if bt.empty:
+        return df
+    return df.merge(bt, on="t", how="left")
