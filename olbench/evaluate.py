@@ -202,6 +202,7 @@ def run(learner, X: Any, y: Any = None, *, loss: str | Loss | None = None,
     the trace (default: hinge for classification, squared for regression); ``tie`` the rule
     for counting mistakes (default: the learner's).
     """
+    learner.validate()
     task = learner.task
     labels = _Labels(task)
     kernel = learner.kernel()
@@ -209,8 +210,6 @@ def run(learner, X: Any, y: Any = None, *, loss: str | Loss | None = None,
     ys: list[np.ndarray] = []
     updated: list[np.ndarray] = []
     elapsed, offset = 0.0, 0
-    if not reset:
-        learner.validate()
     for X_chunk, y_chunk in _chunks(X, y, chunk_size):
         X_chunk = _features(X_chunk, offset)
         n_rows, d = X_chunk.shape

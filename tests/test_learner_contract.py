@@ -1,0 +1,156 @@
+"""Checks every registered learner passes, found through the registry (no hand list)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+
+from conftest import make_data
+from olbench import make_learner, run
+from olbench.component import InvalidParameterError
+from olbench.learners import Learner
+
+KEYS = Learner.registry.keys()
+
+
+def _data(learner, seed=0, **kw):
+    return make_data(learner.task, seed, n=120, d=5, **kw)
+
+
+@pytest.mark.parametrize("key", KEYS)
+def test_no_look_ahead(key, as_format):
+    """p_t must not depend on y_t: flipping (or moving) y_t leaves p_1..p_t unchanged."""
+    learner = make_learner(key)
+    X, y = _data(learner)
+    base = run(learner, as_format(X), y).margins
+    for t in (0, 1, 37, 119):
+        y2 = y.copy()
+        y2[t] = -y2[t] if learner.task == "classification" else y2[t] + 5.0
+        margins = run(learner.clone(), as_format(X), y2).margins
+        np.testing.assert_array_equal(margins[: t + 1], base[: t + 1])
+        if t < 119:
+            assert not np.array_equal(margins[t + 1:], base[t + 1:]) or key == "perceptron"
+
+
+@pytest.mark.parametrize("key", KEYS)
+def test_deterministic_and_inputs_not_mutated(key, as_format):
+    learner = make_learner(key)
+    X, y = _data(learner, seed=1)
+    Xf, y_copy = as_format(X), y.copy()
+    before = Xf.copy()
+    first, second = run(learner, Xf, y), run(learner, Xf, y)
+    np.testing.assert_array_equal(first.margins, second.margins)
+    for name in first.state:
+        np.testing.assert_array_equal(first.state[name], second.state[name])
+    np.testing.assert_array_equal(y, y_copy)
+    if sp.issparse(Xf):
+        assert (Xf != before).nnz == 0
+    else:
+        np.testing.assert_array_equal(Xf, before)
+
+
+@pytest.mark.parametrize("key", KEYS)
+def test_zero_vectors_are_handled(key, as_format):
+    learner = make_learner(key)
+    X, y = _data(learner, seed=2)
+    X[::3] = 0.0
+    trace = run(learner, as_format(X), y)
+    assert np.isfinite(trace.margins).all()
+    assert all(np.isfinite(v).all() for v in trace.state.values())
+    # a zero row predicts 0 and leaves the weights where they were
+    w_before = run(learner.clone(), as_format(X[:3]), y[:3]).state["w"]
+    w_after = run(learner.clone(), as_format(X[:4]), y[:4]).state["w"]  # row 3 is zero
+    np.testing.assert_array_equal(w_before, w_after)
+
+
+@pytest.mark.parametrize("key", KEYS)
+def test_clone_round_trip_and_name(key):
+    learner = make_learner(key)
+    X, y = _data(learner)
+    run(learner, X, y)
+    twin = learner.clone()
+    assert twin.get_params() == learner.get_params()
+    assert twin.name == learner.name == repr(learner)
+    assert twin.name.startswith(type(learner).__name__ + "[")
+    assert not twin.is_initialised and learner.is_initialised
+    assert type(Learner.registry.get(key)) is type(type(learner))
+
+
+@pytest.mark.parametrize("key", KEYS)
+def test_single_steps_equal_run(key, as_format):
+    learner = make_learner(key)
+    X, y = _data(learner, seed=3)
+    trace = run(learner.clone(), as_format(X), y)
+    stepper = learner.clone()
+    margins = []
+    for t in range(X.shape[0]):
+        row = as_format(X[t:t + 1]) if sp.issparse(as_format(X[:1])) else X[t]
+        if stepper.is_initialised:
+            margins.append(stepper.predict_one(row))
+        else:
+            margins.append(0.0)
+        stepper.learn_one(row, y[t])
+    np.testing.assert_array_equal(margins, trace.margins)
+    np.testing.assert_array_equal(stepper.state_.w, trace.state["w"])
+
+
+@pytest.mark.parametrize("key", KEYS)
+def test_chunked_run_equals_whole_run(key):
+    learner = make_learner(key)
+    X, y = _data(learner, seed=4)
+    whole = run(learner.clone(), X, y)
+    chunked = run(learner.clone(), X, y, chunk_size=17)
+    np.testing.assert_array_equal(whole.margins, chunked.margins)
+    np.testing.assert_array_equal(whole.state["w"], chunked.state["w"])
+    # and continuing with reset=False is the same as one run
+    part = learner.clone()
+    run(part, X[:50], y[:50])
+    rest = run(part, X[50:], y[50:], reset=False)
+    np.testing.assert_array_equal(rest.margins, whole.margins[50:])
+
+
+@pytest.mark.parametrize("key", KEYS)
+def test_every_constraint_rejects_a_bad_value(key):
+    cls = Learner.registry.get(key)
+    X, y = _data(cls())
+    for param, constraint in cls.constraints.items():
+        bad = next(v for v in (-1.0, float("nan"), "nonsense", None, 0.0)
+                   if not constraint.check(v))
+        with pytest.raises(InvalidParameterError, match=rf"invalid {param}=.*{param} must be"):
+            run(cls(**{param: bad}), X, y)
+
+
+def test_constraint_message_names_parameter_and_range():
+    with pytest.raises(InvalidParameterError) as info:
+        run(make_learner("pa", C=-2.0), np.ones((2, 2)), np.ones(2))
+    assert str(info.value) == "PA: invalid C=-2.0; C must be a number in (0, inf]"
+
+
+def test_unknown_learner_lists_known_ones():
+    with pytest.raises(KeyError, match=r"unknown learner 'nope'; known learners: .*perceptron"):
+        make_learner("nope")
+
+
+def test_trace_bookkeeping():
+    X, y = make_data("classification", 9, n=200)
+    trace = run(make_learner("perceptron"), X, y)
+    assert trace.n == 200 and trace.n_features == X.shape[1]
+    assert trace.n_mistakes == int((y * trace.margins <= 0).sum()) == trace.n_updates
+    np.testing.assert_allclose(trace.losses, np.maximum(0, 1 - y * trace.margins))
+    np.testing.assert_allclose(trace.loss("logistic"), np.logaddexp(0, -y * trace.margins))
+    assert trace.cumulative_loss == pytest.approx(trace.losses.sum())
+    assert trace.time_s > 0
+
+
+def test_tie_rules_differ_exactly_on_zero_margins():
+    X = np.array([[0.0, 0.0], [1.0, 0.0], [0.0, 0.0]])
+    y = np.array([1.0, 1.0, -1.0])
+    novikoff = run(make_learner("perceptron"), X, y)
+    libol = run(make_learner("perceptron", tie="libol"), X, y)
+    # p = 0 on every round: always a mistake for Novikoff; for LIBOL sign(0) = +1 is right
+    # when y = +1 (rounds 0 and 1, so w stays 0) and wrong when y = -1 (round 2)
+    assert novikoff.updated.tolist() == [True, True, True]
+    assert libol.updated.tolist() == [False, False, True]
+    assert novikoff.n_mistakes == 3 and libol.n_mistakes == 1
+    assert run(make_learner("perceptron"), X, y, tie="libol").n_mistakes == 1
