@@ -2,10 +2,10 @@
 
 >>> import numpy as np
 >>> from olbench import make_learner, run
->>> X = np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]]); y = np.array([1, -1, 1])
+>>> X = np.array([[1.0, 0.0], [0.0, 1.0], [2.0, 1.0]]); y = np.array([1, -1, 1])
 >>> trace = run(make_learner("perceptron"), X, y)
 >>> trace.margins.tolist(), trace.n_mistakes
-([0.0, 0.0, 2.0], 2)
+([0.0, 0.0, 1.0], 2)
 
 Inputs are checked and converted once, here: features to float64 (dense C-contiguous or CSR
 with summed duplicates), labels to {-1, +1} (classification; {0, 1} and bool are mapped) or
