@@ -199,7 +199,7 @@ def _qp(X, y, loss: str, epsilon: float, lam: float) -> Solution:
     h.run()
     status = h.getModelStatus()
     if status != hc.HighsModelStatus.kOptimal:
-        raise RuntimeError(f"HiGHS QP failed: {status}")
+        return _liblinear(X, y, loss, epsilon, lam, f"HiGHS QP: {status}")
     sol = h.getSolution()
     u = np.array(sol.col_value[:d])
     alpha = _alpha_from_row_duals(loss, y, np.array(sol.row_dual))
@@ -219,6 +219,34 @@ def separable(X, y) -> tuple[bool, np.ndarray | None]:
     if res.status == 2:
         return False, None
     raise RuntimeError(f"HiGHS separability LP failed: {res.message}")
+
+
+def _liblinear(X, y, loss: str, epsilon: float, lam: float, why: str) -> Solution:
+    """Fallback for piecewise-linear + ridge: liblinear (dual coordinate descent).
+
+    Certificate from alpha = -loss'(Xu) (a valid but looser lower bound than the QP's duals).
+    """
+    import warnings
+
+    from sklearn.exceptions import ConvergenceWarning
+    from sklearn.svm import LinearSVC, LinearSVR
+
+    if loss == "hinge":
+        model = LinearSVC(loss="hinge", fit_intercept=False, C=1 / lam, tol=1e-10,
+                          max_iter=100_000)
+    else:
+        model = LinearSVR(loss="epsilon_insensitive", fit_intercept=False, C=1 / lam, tol=1e-10,
+                          epsilon=epsilon if loss == "epsilon_insensitive" else 0.0,
+                          max_iter=100_000)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        model.fit(X, y)
+    u = np.asarray(model.coef_, dtype=float).ravel()
+    alpha = -get_loss(loss, epsilon=epsilon).derivative(matvec(X, u), y)
+    obj = objective(X, y, u, loss, epsilon, lam)
+    lower = dual_value(X, y, alpha, loss, epsilon, lam)
+    return Solution(u, obj, min(lower, obj), {"solver": "liblinear", "fallback_reason": why},
+                    alpha)
 
 
 # --------------------------------------------------------------------------- smooth losses
