@@ -48,6 +48,8 @@ class Trace:
     time_s: float
     state: dict[str, np.ndarray] = field(repr=False)
     n_features: int = 0
+    time_rows: np.ndarray = field(default_factory=lambda: np.zeros(0, int), repr=False)
+    time_cum: np.ndarray = field(default_factory=lambda: np.zeros(0), repr=False)
 
     @property
     def n(self) -> int:
@@ -79,6 +81,13 @@ class Trace:
     @property
     def cumulative_loss(self) -> float:
         return float(self.losses.sum())
+
+    def time_at(self, t: Any) -> np.ndarray:
+        """Cumulative loop time (s) after round(s) t: exact at the ``checkpoints`` given to
+        :func:`run` and at chunk ends, otherwise that of the next such point."""
+        t = np.asarray(t)
+        return self.time_cum[np.minimum(np.searchsorted(self.time_rows, t, side="left"),
+                                        self.time_cum.size - 1)]
 
     def loss(self, name: str | Loss, **loss_params: Any) -> np.ndarray:
         """Per-round values of any loss, evaluated after the fact from the margins."""
@@ -191,7 +200,8 @@ def _call_kernel(loop_dense, loop_csr, learner, X, *arrays):
 
 
 def run(learner, X: Any, y: Any = None, *, loss: str | Loss | None = None,
-        tie: str | None = None, chunk_size: int | None = None, reset: bool = True) -> Trace:
+        tie: str | None = None, chunk_size: int | None = None, reset: bool = True,
+        checkpoints: Any = None) -> Trace:
     """Run the online protocol of ``learner`` over a stream and return its :class:`Trace`.
 
     For each round t: p_t = predict(x_t) is recorded, then y_t is revealed and the learner
@@ -200,7 +210,8 @@ def run(learner, X: Any, y: Any = None, *, loss: str | Loss | None = None,
     chunks, so memory stays constant apart from the per-round outputs). ``reset=False``
     continues from the learner's current state. ``loss`` names the per-round loss stored in
     the trace (default: hinge for classification, squared for regression); ``tie`` the rule
-    for counting mistakes (default: the learner's).
+    for counting mistakes (default: the learner's). ``checkpoints`` (round counts T) makes
+    the loop's cumulative wall time exact at those rounds (:meth:`Trace.time_at`).
     """
     learner.validate()
     task = learner.task
@@ -210,6 +221,9 @@ def run(learner, X: Any, y: Any = None, *, loss: str | Loss | None = None,
     ys: list[np.ndarray] = []
     updated: list[np.ndarray] = []
     elapsed, offset = 0.0, 0
+    timing_points = sorted({int(c) for c in checkpoints}) if checkpoints is not None else []
+    time_rows: list[int] = []
+    time_cum: list[float] = []
     for X_chunk, y_chunk in _chunks(X, y, chunk_size):
         X_chunk = _features(X_chunk, offset)
         n_rows, d = X_chunk.shape
@@ -229,9 +243,16 @@ def run(learner, X: Any, y: Any = None, *, loss: str | Loss | None = None,
         # zero rows: compiles (or loads from cache) for these types outside the timed region
         _call_kernel(kernel.run_dense, kernel.run_csr, learner, X_chunk[:0], y_chunk[:0],
                      m[:0], u[:0])
-        start = time.perf_counter()
-        _call_kernel(kernel.run_dense, kernel.run_csr, learner, X_chunk, y_chunk, m, u)
-        elapsed += time.perf_counter() - start
+        # the loop is timed piecewise, split at the requested checkpoints
+        cuts = [c - offset for c in timing_points if offset < c < offset + n_rows] + [n_rows]
+        begin = 0
+        for end in cuts:
+            start = time.perf_counter()
+            _call_kernel(kernel.run_dense, kernel.run_csr, learner, X_chunk[begin:end],
+                         y_chunk[begin:end], m[begin:end], u[begin:end])
+            elapsed += time.perf_counter() - start
+            time_rows.append(offset + end), time_cum.append(elapsed)
+            begin = end
         margins.append(m), ys.append(y_chunk), updated.append(u)
         offset += n_rows
     if offset == 0:
@@ -244,7 +265,8 @@ def run(learner, X: Any, y: Any = None, *, loss: str | Loss | None = None,
                  margins=margins_all, y=y_all, updated=np.concatenate(updated),
                  loss_name=loss_fn.name, losses=loss_fn(margins_all, y_all), time_s=elapsed,
                  state={"w": state.w.copy(), "A": state.A.copy(), "s": state.s.copy()},
-                 n_features=learner.n_features_)
+                 n_features=learner.n_features_, time_rows=np.array(time_rows),
+                 time_cum=np.array(time_cum))
 
 
 def predict(learner, X: Any) -> np.ndarray:

@@ -41,3 +41,13 @@ def test_labels_inside_streams_only():
     stream = make_stream("separable", n=10, d=2, gamma=0.1, R=1.0, seed=0)
     with pytest.raises(ValueError, match="pass labels inside the stream"):
         run(make_learner("pa"), stream, np.ones(10))
+
+
+def test_timing_is_recorded_at_checkpoints_without_changing_results():
+    stream = make_stream("separable", n=1000, d=5, gamma=0.05, R=1.0, seed=1)
+    plain = run(make_learner("pa"), stream)
+    timed = run(make_learner("pa"), stream, checkpoints=[1, 10, 100, 1000], chunk_size=300)
+    np.testing.assert_array_equal(plain.margins, timed.margins)
+    assert timed.time_rows.tolist() == [1, 10, 100, 300, 600, 900, 1000]
+    at = timed.time_at([1, 10, 100, 1000])
+    assert (np.diff(at) >= 0).all() and at[-1] == pytest.approx(timed.time_s)
