@@ -49,7 +49,7 @@ from olbench.streams.preprocess import ColumnStats, Standardizer, normalize_rows
 #: the repository root (folder holding ``olbench/``); relative paths fall back to it
 REPO_ROOT = Path(__file__).resolve().parents[2]
 #: bytes read per block (whole lines); the unit of parsing
-BLOCK_BYTES = 4 << 20
+BLOCK_BYTES = 1 << 20
 #: rows gathered per read in permuted order
 GATHER_ROWS = 8192
 
@@ -71,8 +71,9 @@ def resolve_path(path: str | Path) -> Path:
 
 
 def read_blocks(path: Path, start: int = 0, first_line: int = 1,
-                block_bytes: int = BLOCK_BYTES) -> Iterator[tuple[bytes, int, int]]:
+                block_bytes: int | None = None) -> Iterator[tuple[bytes, int, int]]:
     """(block of whole lines, number of its first line, its byte offset), in file order."""
+    block_bytes = block_bytes or BLOCK_BYTES
     with open(path, "rb") as f:
         f.seek(start)
         carry, line, offset = b"", first_line, start
@@ -94,19 +95,23 @@ def read_blocks(path: Path, start: int = 0, first_line: int = 1,
 
 
 def rechunk(pieces, size: int) -> Iterator[Chunk]:
-    """Regroup (X, y) pieces of any sizes into chunks of exactly ``size`` rows (last: fewer)."""
+    """Regroup (X, y) pieces of any sizes into chunks of exactly ``size`` rows (last: fewer).
+
+    Only the rows that go into the next chunk are copied, so the memory held is about one
+    piece plus one chunk."""
     buf: list[Chunk] = []
     rows = 0
     for X, y in pieces:
-        if X.shape[0] == 0:
-            continue
-        buf.append((X, y))
-        rows += X.shape[0]
-        while rows >= size:
-            X, y = _concat(buf)
-            yield X[:size], y[:size]
-            buf = [(X[size:], y[size:])] if X.shape[0] > size else []
-            rows -= size
+        start, total = 0, X.shape[0]
+        while start < total:
+            take = min(size - rows, total - start)
+            whole = start == 0 and take == total
+            buf.append((X, y) if whole else (X[start:start + take], y[start:start + take]))
+            rows += take
+            start += take
+            if rows == size:
+                yield _concat(buf)
+                buf, rows = [], 0
     if rows:
         yield _concat(buf)
 
@@ -153,14 +158,29 @@ class TextFile(Stream):
         raise NotImplementedError
 
     def _locate(self, block: bytes, first_line: int, error: Exception) -> Exception:
-        """The error naming file:line, found by parsing the block line by line."""
-        for lineno, line in self._data_lines(block, first_line):
+        """The error naming file:line: bisect for the shortest failing prefix of the block."""
+        lines = self._data_lines(block, first_line)
+        lo, hi = 0, len(lines)          # invariant: lines[:lo] parse, lines[:hi] do not
+        while hi - lo > 1:
+            mid = (lo + hi) // 2
             try:
-                self._parse(line)
+                self._parse(b"\n".join(ln for _, ln in lines[:mid]) + b"\n")
+                lo = mid
+            except (ValueError, IndexError):
+                hi = mid
+        if lines:
+            lineno, line = lines[hi - 1]
+            try:
+                self._parse(line + b"\n")
             except (ValueError, IndexError) as e:
-                return self._error(lineno, f"{self._explain(e)}: {line.strip()[:120]!r}")
+                error = e
+            return self._error(lineno, f"{self._explain(error)}: {self._show(line)}")
         last = first_line + block.count(b"\n")
         return ValueError(f"{self._path()}:{first_line}-{last}: {self._explain(error)}")
+
+    @staticmethod
+    def _show(line: bytes) -> str:
+        return "line " + repr(line.strip()[:120].decode("utf-8", "replace"))
 
     def _explain(self, error: Exception) -> str:
         return str(error)
@@ -190,8 +210,10 @@ class TextFile(Stream):
         except (ValueError, IndexError) as e:
             raise self._locate(block, first_line, e) from None
 
-    def _row_line(self, block: bytes, first_line: int, row: int) -> int:
-        return self._data_lines(block, first_line)[row][0]
+    def _row_error(self, block: bytes, first_line: int, row: int, what: str) -> ValueError:
+        """The error for data row ``row`` of a block, naming its file:line and showing it."""
+        lineno, line = self._data_lines(block, first_line)[row]
+        return self._error(lineno, f"{what}: {self._show(line)}")
 
     # ---------------------------------------------------------------- pass 1: scan
     def _scan(self) -> _Scan:
@@ -231,8 +253,7 @@ class TextFile(Stream):
     def _check_block(self, scan, X_raw, raw, block, first_line) -> None:
         if self.task == "regression" and not np.all(np.isfinite(raw)):
             bad = int(np.flatnonzero(~np.isfinite(raw))[0])
-            raise self._error(self._row_line(block, first_line, bad),
-                              f"target is not a finite number: {raw[bad]!r}")
+            raise self._row_error(block, first_line, bad, "target is not a finite number")
 
     def _finish_scan(self, scan: _Scan) -> None:
         scan.d = scan.n_columns
@@ -374,13 +395,12 @@ class Svmlight(TextFile, key="libsvm"):
             bad = ~np.isfinite(X_raw.data)
             if bad.any():
                 row = int(np.searchsorted(X_raw.indptr, np.flatnonzero(bad)[0], side="right") - 1)
-                raise self._error(self._row_line(block, first_line, row),
-                                  "feature value is not a finite number")
+                raise self._row_error(block, first_line, row, "feature value is not a finite number")
             low = int(X_raw.indices.min())
             if low == 0 and self.zero_based is False:
                 row = int(np.flatnonzero(X_raw[:, 0].toarray().ravel())[0])
-                raise self._error(self._row_line(block, first_line, row),
-                                  "feature index 0 in a file read with zero_based=False")
+                raise self._row_error(block, first_line, row,
+                                      "feature index 0 in a file read with zero_based=False")
             scan.min_index = low if scan.min_index is None else min(scan.min_index, low)
         scan.n_columns = max(scan.n_columns, X_raw.shape[1])
 
@@ -402,9 +422,9 @@ class Svmlight(TextFile, key="libsvm"):
             X_raw, _ = self._parse(block)
             if X_raw.shape[1] > limit:
                 row = int(np.flatnonzero(X_raw[:, limit:].getnnz(axis=1))[0])
-                return self._error(self._row_line(block, first_line, row),
-                                   f"feature index {X_raw[row].indices.max() + scan.col_offset} "
-                                   f"> n_features={n_features}")
+                return self._row_error(block, first_line, row,
+                                       f"feature index {X_raw[row].indices.max()} > "
+                                       f"n_features={n_features}")
         return ValueError(f"{self._path()}: an index exceeds n_features={n_features}")
 
     def _columns(self, scan: _Scan, X_raw):
@@ -491,6 +511,8 @@ class Csv(TextFile, key="csv"):
                                                          else "empty value"))
             X[:, j] = values.to_numpy(dtype=np.float64)
         raw = df[self.label_column].str.strip()
+        if (raw == "").any():
+            raise ValueError(f"column {self.label_column!r}: empty value")
         numeric = pd.to_numeric(raw, errors="coerce")
         if not numeric.isna().any():
             return X, numeric.to_numpy(dtype=np.float64)
@@ -504,7 +526,8 @@ class Csv(TextFile, key="csv"):
             fields = next(csv.reader([line.decode("utf-8", "replace")], delimiter=self.delimiter))
             if len(fields) != len(self._header()):
                 return self._error(lineno, f"expected {len(self._header())} fields "
-                                           f"({', '.join(self._header())}), found {len(fields)}")
+                                           f"({', '.join(self._header())}), found {len(fields)}: "
+                                           f"{self._show(line)}")
         return super()._locate(block, first_line, error)
 
     def _finish_scan(self, scan: _Scan) -> None:
