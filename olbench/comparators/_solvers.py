@@ -164,34 +164,31 @@ def _lp(X, y, loss: str, epsilon: float) -> Solution:
     return Solution(u, obj, min(lower, obj), {"solver": "highs-lp"})
 
 
-def _qp(X, y, loss: str, epsilon: float, lam: float) -> Solution:
-    """Piecewise-linear loss + ridge: the epigraph LP plus lam/2 ||u||^2, by HiGHS's QP solver.
+def _highs_qp(A, row_upper, cost, col_lower, d: int, lam: float):
+    """min cost.z + lam/2 ||z[:d]||^2 s.t. A z <= row_upper, z >= col_lower, by HiGHS's QP solver.
 
     scipy ships HiGHS with its QP solver but exposes it only through the (private)
-    ``scipy.optimize._highspy`` bindings, used here. Certificate: the Fenchel dual value at the
-    alpha read off the row duals.
+    ``scipy.optimize._highspy`` bindings, used here. Returns (status, solution or None).
     """
     from scipy.optimize._highspy import _core as hc
 
-    n, d = X.shape
-    A, b, c = _lp_data(X, y, loss, epsilon)
-    A = A.tocsc()
+    A = sp.csc_matrix(A)
     m, N = A.shape
     h = hc._Highs()
     h.setOptionValue("output_flag", False)
     lp = hc.HighsLp()
     lp.num_col_, lp.num_row_ = N, m
-    lp.col_cost_ = c
-    lp.col_lower_ = np.concatenate([np.full(d, -hc.kHighsInf), np.zeros(N - d)])
+    lp.col_cost_ = np.asarray(cost, float)
+    lp.col_lower_ = np.where(np.isinf(col_lower), -hc.kHighsInf, col_lower)
     lp.col_upper_ = np.full(N, hc.kHighsInf)
     lp.row_lower_ = np.full(m, -hc.kHighsInf)
-    lp.row_upper_ = b
+    lp.row_upper_ = np.asarray(row_upper, float)
     mat = lp.a_matrix_
     mat.format_ = hc.MatrixFormat.kColwise
     mat.num_col_, mat.num_row_ = N, m
     mat.start_, mat.index_, mat.value_ = A.indptr, A.indices, A.data
     h.passModel(lp)
-    H = hc.HighsHessian()                            # lam on the u block, 0 on the slacks
+    H = hc.HighsHessian()                            # lam on the first d columns, 0 elsewhere
     H.dim_, H.format_ = N, hc.HessianFormat.kTriangular
     H.start_ = np.concatenate([np.arange(d + 1), np.full(N - d, d)])
     H.index_, H.value_ = np.arange(d), np.full(d, float(lam))
@@ -199,8 +196,24 @@ def _qp(X, y, loss: str, epsilon: float, lam: float) -> Solution:
     h.run()
     status = h.getModelStatus()
     if status != hc.HighsModelStatus.kOptimal:
+        return status, None
+    return status, h.getSolution()
+
+
+def _qp(X, y, loss: str, epsilon: float, lam: float) -> Solution:
+    """Piecewise-linear loss + ridge: the epigraph LP plus lam/2 ||u||^2, by HiGHS's QP solver.
+
+    scipy ships HiGHS with its QP solver but exposes it only through the (private)
+    ``scipy.optimize._highspy`` bindings, used here. Certificate: the Fenchel dual value at the
+    alpha read off the row duals.
+    """
+    d = X.shape[1]
+    A, b, c = _lp_data(X, y, loss, epsilon)
+    N = A.shape[1]
+    lower = np.concatenate([np.full(d, -np.inf), np.zeros(N - d)])
+    status, sol = _highs_qp(A, b, c, lower, d, lam)
+    if sol is None:
         return _liblinear(X, y, loss, epsilon, lam, f"HiGHS QP: {status}")
-    sol = h.getSolution()
     u = np.array(sol.col_value[:d])
     alpha = _alpha_from_row_duals(loss, y, np.array(sol.row_dual))
     obj = objective(X, y, u, loss, epsilon, lam)
@@ -355,7 +368,7 @@ def solve(X, y, loss: str, *, epsilon: float = 0.1, ridge: float = 0.0,
 def max_margin(X, y) -> tuple[np.ndarray | None, dict]:
     """Hard-margin SVM through the origin: min ||u||^2 s.t. y_t u.x_t >= 1 (None if infeasible).
 
-    Dual (alpha >= 0) by L-BFGS-B, then polished by solving the KKT system on the support set.
+    A QP with d variables and n constraints, by HiGHS (fallback: the separability LP's u).
     Returns the canonical u (min margin 1, so ||u|| = 1/gamma) and info with the realised
     margin ``gamma`` = min_t y_t u.x_t/||u|| and ``gamma_upper`` = 1/sqrt(2 D(alpha)), a
     certified upper bound on the best possible margin.
@@ -364,27 +377,18 @@ def max_margin(X, y) -> tuple[np.ndarray | None, dict]:
     ok, _ = separable(X, y)
     if not ok:
         return None, {}
-    n = X.shape[0]
-
-    def f(a):
-        v = rmatvec(X, y * a)
-        return 0.5 * float(v @ v) - a.sum(), y * matvec(X, v) - 1.0
-
-    res = minimize(f, np.zeros(n), jac=True, method="L-BFGS-B", bounds=[(0, None)] * n,
-                   options=_LBFGS)
-    a = res.x
-    dual = -float(res.fun)
-    candidates = [rmatvec(X, y * a)]
-    support = np.flatnonzero(a > 1e-8 * max(a.max(), 1e-300))
-    if 0 < len(support) <= X.shape[1] + 1:           # polish: y_S X_S u = 1, u = X_S^T (y a)_S
-        Xs = X[support]
-        K = np.asarray((Xs @ Xs.T).todense()) if sp.issparse(Xs) else Xs @ Xs.T
-        try:
-            c = np.linalg.lstsq(K, y[support], rcond=None)[0]   # c = (y a)_S
-            if np.all(c * y[support] >= -1e-12):
-                candidates.append(rmatvec(Xs, c))
-        except np.linalg.LinAlgError:
-            pass
+    d = X.shape[1]
+    A = -(sp.diags(y) @ sp.csr_matrix(X))           # y x.u >= 1
+    status, sol = _highs_qp(A, -np.ones(X.shape[0]), np.zeros(d), np.full(d, -np.inf), d, 1.0)
+    candidates = [] if sol is None else [np.array(sol.col_value[:d])]
+    dual = -math.inf
+    if sol is not None:                              # Lagrange dual: sum b - ||X^T(y b)||^2/2
+        bdual = np.clip(-np.array(sol.row_dual), 0.0, None)
+        v = rmatvec(X, y * bdual)
+        dual = float(bdual.sum() - 0.5 * v @ v)
+    if not candidates:
+        candidates.append(separable(X, y)[1])
+    support = np.flatnonzero(np.abs(y * matvec(X, candidates[0]) - 1) < 1e-7)
 
     def margin(u):
         nu = np.linalg.norm(u)
@@ -394,5 +398,5 @@ def max_margin(X, y) -> tuple[np.ndarray | None, dict]:
     gamma = margin(u)
     u = u / (gamma * np.linalg.norm(u))              # canonical scaling: min_t y u.x = 1
     info = {"gamma": float(gamma), "gamma_upper": 1 / math.sqrt(2 * dual) if dual > 0 else math.inf,
-            "n_support": int(len(support)), "solver": "dual-lbfgsb+kkt"}
+            "n_support": int(len(support)), "solver": "highs-qp" if sol is not None else "lp"}
     return u, info
