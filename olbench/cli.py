@@ -1,0 +1,111 @@
+"""The ``olbench`` command: a Hydra application over ``conf/``.
+
+``olbench`` runs the showcase experiment; ``olbench experiment=<name>`` a study;
+``olbench learner=pa stream=noisy stream.flip_rate=0.1`` a single cell (any override of the
+stream, learner or comparator group selects the single cell); ``olbench --help`` lists it all.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import sys
+from pathlib import Path
+from typing import Sequence
+
+import hydra
+from hydra.core.hydra_config import HydraConfig
+from omegaconf import DictConfig, OmegaConf
+
+from olbench.grid import CONF_DIR, GridError, Task, expand, run_grid, single_cell, validate
+
+CELL_GROUPS = ("stream", "learner", "comparator")
+
+
+def _is_single_cell(overrides: Sequence[str]) -> bool:
+    keys = [o.split("=", 1)[0].lstrip("+~") for o in overrides]
+    if any(k == "experiment" for k in keys):
+        return False
+    return any(k.split(".", 1)[0] in CELL_GROUPS for k in keys)
+
+
+def build_tasks(cfg: DictConfig, overrides: Sequence[str] = ()) -> tuple[str, list[Task]]:
+    """The experiment's name and its tasks, from a composed config."""
+    common = dict(seeds=list(cfg.run.seeds), checkpoints=int(cfg.run.checkpoints),
+                  loss=cfg.loss, cache_dir=cfg.run.cache_dir)
+    if _is_single_cell(overrides) or cfg.grid is None:
+        return "single", single_cell(cfg.stream, cfg.learner, cfg.comparator, **common)
+    return cfg.name, expand(cfg.grid, experiment=cfg.name, **common)
+
+
+def results_folder(cfg: DictConfig, name: str, tasks: list[Task]) -> Path:
+    """Same grid, same folder (so a re-run resumes); ``run.name`` overrides the hash."""
+    digest = hashlib.sha256("".join(sorted(t.run_id for t in tasks)).encode()).hexdigest()[:10]
+    return Path(cfg.run.output_dir) / name / (cfg.run.name or digest)
+
+
+def execute(cfg: DictConfig, overrides: Sequence[str] = ()) -> int:
+    """Run what the config describes, write the results folder, print the summary.
+
+    Returns the exit status: 0 when every run succeeded and no bound was violated.
+    """
+    from olbench.plots import make_figures
+    from olbench.report import format_summary, summary_table, write_report
+
+    name, tasks = build_tasks(cfg, overrides)
+    validate(tasks)
+    folder = results_folder(cfg, name, tasks)
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "config.yaml").write_text(OmegaConf.to_yaml(cfg, resolve=True))
+    print(f"olbench: {name}: {len(tasks)} runs -> {folder}")
+    table = run_grid(tasks, folder, n_jobs=cfg.run.n_jobs, backend=cfg.run.backend,
+                     scheduler=cfg.run.scheduler, force=cfg.run.force,
+                     progress=cfg.run.progress, batch_size=cfg.run.batch_size)
+    summary = summary_table(table)
+    summary.to_csv(folder / "summary.csv", index=False)
+    figures = make_figures(table, folder / "figures") if cfg.run.figures else []
+    report = write_report(table, folder, experiment=name, question=cfg.question,
+                          config_text=OmegaConf.to_yaml(cfg.grid) if cfg.grid else None,
+                          figures=figures)
+    print(format_summary(summary))
+    return _closing_lines(table, folder, report)
+
+
+def _closing_lines(table, folder: Path, report: Path) -> int:
+    status = 0
+    errors = table.drop_duplicates("run_id")
+    errors = errors[errors["status"] != "ok"]
+    if len(errors):
+        status = 1
+        print(f"\n{len(errors)} run(s) FAILED (rows with status=error in results.parquet):",
+              file=sys.stderr)
+        for _, row in errors.head(5).iterrows():
+            print(f"  {row.get('learner') or row.get('learner_key')} on "
+                  f"{row.get('stream') or row.get('stream_key')}, seed {row['seed']}: "
+                  f"{row['status']}", file=sys.stderr)
+    if "bound_holds" in table:
+        violated = table[table["bound_holds"].astype("object") == False]  # noqa: E712
+        if len(violated):
+            status = 1
+            print(f"\nBOUND VIOLATED in {violated['run_id'].nunique()} run(s): a bound whose "
+                  "assumptions hold was exceeded, which means a bug. See report.md.",
+                  file=sys.stderr)
+    print(f"\nresults: {folder / 'results.parquet'}\nreport:  {report}")
+    return status
+
+
+@hydra.main(config_path=str(CONF_DIR), config_name="config", version_base=None)
+def _hydra_main(cfg: DictConfig) -> None:
+    try:
+        status = execute(cfg, HydraConfig.get().overrides.task)
+    except GridError as error:
+        print(f"olbench: {error}", file=sys.stderr)
+        status = 2
+    if status:
+        sys.exit(status)
+
+
+def main() -> None:
+    """Console entry point (``olbench``)."""
+    if not CONF_DIR.is_dir():  # pragma: no cover - a non-editable install
+        sys.exit(f"olbench: config folder {CONF_DIR} not found; install with pip install -e .")
+    _hydra_main()

@@ -1,0 +1,122 @@
+"""The grid: expansion, end-to-end runs, error rows, resume, and the same table on every backend."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from olbench.grid import GridError, child_seed, expand, run_grid, run_task, validate
+from olbench.results import RunStore, read_results
+
+GRID = {
+    "streams": [{"key": "separable", "params": {"n": 300, "d": 4, "gamma": 0.1, "R": 1.0}},
+                {"key": "noisy", "params": {"n": 300, "d": 4, "gamma": 0.1, "R": 1.0,
+                                            "flip_rate": 0.1}}],
+    "learners": ["perceptron", {"key": "pa", "sweep": {"C": [0.1, 1.0]}}],
+    "comparators": [{"key": "best_fixed", "params": {"loss": "hinge"}}, "max_margin"],
+}
+#: columns that measure the machine, not the computation
+TIMING = ["time_s", "wall_s"]
+
+
+def _tasks(seeds=(0, 1), grid=GRID, **kw):
+    return expand(grid, seeds=list(seeds), experiment="test", checkpoints=8, cache_dir=None,
+                  **kw)
+
+
+def _comparable(table: pd.DataFrame) -> pd.DataFrame:
+    cols = [c for c in table.columns if c not in TIMING]
+    keys = ["run_id", "t", "bound_name"]
+    return table[cols].sort_values(keys, na_position="first").reset_index(drop=True)
+
+
+def test_expand_is_a_product_with_derived_seeds():
+    tasks = _tasks()
+    assert len(tasks) == 2 * 2 * 3
+    assert len({t.run_id for t in tasks}) == 12
+    assert {t.stream["seed"] for t in tasks} == {child_seed(0, "stream"), child_seed(1, "stream")}
+    assert sorted({t.learner.get("C") for t in tasks if "C" in t.learner}) == [0.1, 1.0]
+    assert all(len(t.comparators) == 2 for t in tasks)
+    assert [t.run_id for t in _tasks()] == [t.run_id for t in tasks]  # deterministic ids
+
+
+@pytest.mark.parametrize("grid,message", [
+    ({**GRID, "learners": ["perceptrn"]}, r"unknown learner 'perceptrn'.*available: .*perceptron"),
+    ({**GRID, "learners": [{"key": "pa", "sweep": {"C": 1.0}}]}, r"sweep.C must be a non-empty"),
+    ({**GRID, "learners": [{"key": "pa", "grid": {}}]}, r"unknown fields \['grid'\]"),
+    ({**GRID, "learners": []}, r"at least one stream and one learner"),
+])
+def test_bad_grids_are_refused_with_a_clear_message(grid, message):
+    with pytest.raises(GridError, match=message):
+        _tasks(grid=grid)
+
+
+def test_bad_parameter_is_refused_before_any_run():
+    tasks = _tasks(grid={**GRID, "learners": [{"key": "pa", "params": {"C": -1.0}}]})
+    with pytest.raises(GridError, match=r"learner olbench.learners.pa.PA: PA: invalid C=-1.0"):
+        validate(tasks)
+
+
+def test_a_task_yields_tidy_rows_with_metrics_and_bounds():
+    task = next(t for t in _tasks() if t.learner["_target_"].endswith("Perceptron")
+                and t.stream["_target_"].endswith("Separable"))
+    rows = run_task(task)
+    assert (rows["status"] == "ok").all()
+    final = rows[rows["t"] == 300]
+    assert set(final["bound_name"]) >= {"novikoff"}
+    novikoff = final[final["bound_name"] == "novikoff"].iloc[0]
+    assert novikoff["bound_holds"] and novikoff["observed"] == final["mistakes"].iloc[0]
+    # the max-margin comparator gives the tightest gamma: at most (R/gamma_stream)^2
+    R, gamma = rows["stream_radius"].iloc[0], rows["stream_margin"].iloc[0]
+    assert novikoff["observed"] <= novikoff["bound"] <= (R / gamma) ** 2 * (1 + 1e-9)
+    assert rows["learner"].iloc[0] == "Perceptron[eta=1.0,tie=novikoff]"
+    assert rows["stream_key"].iloc[0] == "separable" and rows["stream_gamma"].iloc[0] == 0.1
+    np.testing.assert_allclose(final["regret"], final["cum_loss"] - final["comparator_loss"])
+    assert (np.diff(rows.drop_duplicates("t")["time_s"]) >= 0).all()
+
+
+def test_failing_task_is_an_error_row_and_the_grid_goes_on(tmp_path):
+    bad = tmp_path / "bad.svm"
+    bad.write_text("1 1:0.5 2:1.0\n-1 1:0.2 2:x\n")
+    grid = {**GRID, "streams": [GRID["streams"][0],
+                                {"key": "libsvm", "params": {"path": str(bad)}}]}
+    tasks = _tasks(seeds=[0], grid=grid)
+    table = run_grid(tasks, tmp_path / "out", n_jobs=1, backend="sequential", progress=False)
+    per_run = table.drop_duplicates("run_id")
+    errors = per_run[per_run["status"] != "ok"]
+    assert len(errors) == 3 and len(per_run) == 6
+    assert errors["status"].str.contains(r"bad.svm:2: not a number", regex=True).all()
+    assert RunStore(tmp_path / "out").finished() == set(per_run[per_run["status"] == "ok"]
+                                                        ["run_id"])  # errors are not reused
+
+
+def test_resume_skips_finished_and_completes_the_rest(tmp_path):
+    tasks = _tasks(seeds=[0])
+    folder = tmp_path / "out"
+    run_grid(tasks[:4], folder, n_jobs=1, backend="sequential", progress=False)  # "killed"
+    store = RunStore(folder)
+    before = {p.name: p.stat().st_mtime_ns for p in store.runs.glob("*.parquet")}
+    assert len(before) == 4
+    table = run_grid(tasks, folder, n_jobs=1, backend="sequential", progress=False)
+    after = {p.name: p.stat().st_mtime_ns for p in store.runs.glob("*.parquet")}
+    assert len(after) == len(tasks) and table["run_id"].nunique() == len(tasks)
+    assert all(after[name] == mtime for name, mtime in before.items())  # nothing recomputed
+    forced = run_grid(tasks[:1], folder, n_jobs=1, backend="sequential", progress=False,
+                      force=True)
+    assert store.path(tasks[0].run_id).stat().st_mtime_ns != before.get(
+        store.path(tasks[0].run_id).name)
+    assert forced["run_id"].nunique() == 1
+    pd.testing.assert_frame_equal(_comparable(read_results(folder)), _comparable(forced))
+
+
+def test_same_table_sequential_loky_and_dask(tmp_path):
+    pytest.importorskip("dask.distributed")
+    tasks = _tasks(seeds=[0, 1])
+    sequential = run_grid(tasks, tmp_path / "seq", n_jobs=1, backend="sequential",
+                          progress=False)
+    loky = run_grid(tasks, tmp_path / "loky", n_jobs=2, backend="loky", progress=False)
+    dask = run_grid(tasks, tmp_path / "dask", n_jobs=2, backend="dask", progress=False)
+    assert (sequential["status"] == "ok").all()
+    pd.testing.assert_frame_equal(_comparable(sequential), _comparable(loky))
+    pd.testing.assert_frame_equal(_comparable(sequential), _comparable(dask))
