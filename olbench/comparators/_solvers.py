@@ -167,14 +167,14 @@ def _lp(X, y, loss: str, epsilon: float) -> Solution:
 def _highs_qp(A, row_upper, cost, col_lower, d: int, lam: float):
     """min cost.z + lam/2 ||z[:d]||^2 s.t. A z <= row_upper, z >= col_lower, by HiGHS's QP solver.
 
-    scipy ships HiGHS with its QP solver but exposes it only through the (private)
-    ``scipy.optimize._highspy`` bindings, used here. Returns (status, solution or None).
+    HiGHS's own Python bindings (``highspy``) give its QP solver; scipy ships the same solver
+    but only behind a private module. Returns (status, solution or None).
     """
-    from scipy.optimize._highspy import _core as hc
+    import highspy as hc
 
     A = sp.csc_matrix(A)
     m, N = A.shape
-    h = hc._Highs()
+    h = hc.Highs()
     h.setOptionValue("output_flag", False)
     lp = hc.HighsLp()
     lp.num_col_, lp.num_row_ = N, m
@@ -203,8 +203,7 @@ def _highs_qp(A, row_upper, cost, col_lower, d: int, lam: float):
 def _qp(X, y, loss: str, epsilon: float, lam: float) -> Solution:
     """Piecewise-linear loss + ridge: the epigraph LP plus lam/2 ||u||^2, by HiGHS's QP solver.
 
-    scipy ships HiGHS with its QP solver but exposes it only through the (private)
-    ``scipy.optimize._highspy`` bindings, used here. Certificate: the Fenchel dual value at the
+    Solved by HiGHS's QP solver (``highspy``). Certificate: the Fenchel dual value at the
     alpha read off the row duals.
     """
     d = X.shape[1]
