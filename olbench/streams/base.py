@@ -81,6 +81,17 @@ class Stream(Component):
     def meta(self) -> StreamMeta:
         raise NotImplementedError
 
+    def _cached(self, name: str, build) -> Any:
+        """``build()`` once per instance, kept in ``self.__dict__[name]`` (name ends ``_cache``)."""
+        value = self.__dict__.get(name)
+        if value is None:
+            value = self.__dict__[name] = build()
+        return value
+
+    def __getstate__(self) -> dict[str, Any]:
+        # pickled (e.g. to joblib workers) without cached data: rebuilt there, same bytes
+        return {k: v for k, v in self.__dict__.items() if not k.endswith("_cache")}
+
     def materialize(self) -> Chunk:
         """The whole stream as one (X, y); only for streams that fit in memory."""
         Xs, ys = [], []
@@ -199,10 +210,7 @@ class InMemoryStream(Stream):
         raise NotImplementedError
 
     def _data(self) -> tuple[Any, np.ndarray, StreamMeta]:
-        cached = self.__dict__.get("_cache")
-        if cached is None:
-            cached = self.__dict__["_cache"] = self._assemble()
-        return cached
+        return self._cached("_data_cache", self._assemble)
 
     def _assemble(self) -> tuple[Any, np.ndarray, StreamMeta]:
         X, y, fields = self._build()
@@ -229,10 +237,6 @@ class InMemoryStream(Stream):
             radius=float(row_norms(X).max()) if X.shape[0] else 0.0, margin=margin, u=u,
             fingerprint=fp.hexdigest(), bias=bias, sparse=sp.issparse(X), **fields)
         return X, y, meta
-
-    def __getstate__(self) -> dict[str, Any]:
-        # pickled to workers without the cached data: they rebuild it (same seed, same bytes)
-        return {k: v for k, v in self.__dict__.items() if k != "_cache"}
 
     def chunks(self, chunk_size: int | None = None) -> Iterator[Chunk]:
         size = _check_chunk_size(chunk_size)

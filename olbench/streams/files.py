@@ -217,10 +217,7 @@ class TextFile(Stream):
 
     # ---------------------------------------------------------------- pass 1: scan
     def _scan(self) -> _Scan:
-        cached = self.__dict__.get("_scan_cache")
-        if cached is None:
-            cached = self.__dict__["_scan_cache"] = self._do_scan()
-        return cached
+        return self._cached("_scan_cache", self._do_scan)
 
     def _do_scan(self) -> _Scan:
         path = self._path()
@@ -320,10 +317,7 @@ class TextFile(Stream):
 
     @property
     def meta(self) -> StreamMeta:
-        cached = self.__dict__.get("_meta_cache")
-        if cached is None:
-            cached = self.__dict__["_meta_cache"] = self._compute_meta()
-        return cached
+        return self._cached("_meta_cache", self._compute_meta)
 
     def _compute_meta(self) -> StreamMeta:
         scan = self._scan()
@@ -337,9 +331,6 @@ class TextFile(Stream):
         return StreamMeta(name=self.name, task=self.task, n=n, d=scan.d + bool(self.bias),
                           radius=radius, fingerprint=fp.hexdigest(), bias=bool(self.bias),
                           sparse=sparse, extra=extra)
-
-    def __getstate__(self) -> dict[str, Any]:
-        return {k: v for k, v in self.__dict__.items() if k not in ("_scan_cache", "_meta_cache")}
 
 
 _SVMLIGHT_HINTS = {
@@ -462,23 +453,22 @@ class Csv(TextFile, key="csv"):
         self.validate()
 
     def _header(self) -> list[str]:
-        cached = self.__dict__.get("_header_cache")
-        if cached is None:
-            with open(self._path(), newline="", encoding="utf-8") as f:
-                first = f.readline()
-            if not first.strip():
-                raise ValueError(f"{self._path()}:1: expected a header line with column names")
-            cached = next(csv.reader([first], delimiter=self.delimiter))
-            cached = [c.strip() for c in cached]
-            if self.label_column not in cached:
-                raise ValueError(f"{self._path()}:1: no column {self.label_column!r}; "
-                                 f"columns: {cached}")
-            missing = [c for c in (self.features or []) if c not in cached]
-            if missing:
-                raise ValueError(f"{self._path()}:1: feature columns {missing} not in the "
-                                 f"header; columns: {cached}")
-            self.__dict__["_header_cache"] = cached
-        return cached
+        return self._cached("_header_cache", self._read_header)
+
+    def _read_header(self) -> list[str]:
+        with open(self._path(), newline="", encoding="utf-8") as f:
+            first = f.readline()
+        if not first.strip():
+            raise ValueError(f"{self._path()}:1: expected a header line with column names")
+        header = [c.strip() for c in next(csv.reader([first], delimiter=self.delimiter))]
+        if self.label_column not in header:
+            raise ValueError(f"{self._path()}:1: no column {self.label_column!r}; "
+                             f"columns: {header}")
+        missing = [c for c in (self.features or []) if c not in header]
+        if missing:
+            raise ValueError(f"{self._path()}:1: feature columns {missing} not in the "
+                             f"header; columns: {header}")
+        return header
 
     def _feature_columns(self) -> list[str]:
         header = self._header()
