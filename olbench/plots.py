@@ -350,6 +350,15 @@ def mistakes_curves(table: pd.DataFrame, path) -> list[Path]:
 
 
 # --------------------------------------------------------------------------- 3. bounds
+def bound_flag(v) -> bool | None:
+    """A ``bound_holds`` cell as True / False / None (None, NaN and pd.NA: no check made).
+
+    >>> bound_flag(True), bound_flag(np.False_), bound_flag(None), bound_flag(pd.NA)
+    (True, False, None, None)
+    """
+    return None if v is None or pd.isna(v) else bool(v)
+
+
 def final_bound_checks(table: pd.DataFrame) -> pd.DataFrame:
     """One row per (ok run, bound) with a bound value, at the run's final checkpoint."""
     ok = ok_rows(table)
@@ -357,8 +366,7 @@ def final_bound_checks(table: pd.DataFrame) -> pd.DataFrame:
         return ok.iloc[:0]
     last = ok["t"].eq(ok.groupby("run_id")["t"].transform("max"))
     rows = ok[last & ok["bound_name"].notna() & ok["bound"].notna() & ok["observed"].notna()]
-    return rows.assign(violated=rows["bound_holds"].map(lambda v: v is not None
-                                                        and not pd.isna(v) and not bool(v)),
+    return rows.assign(violated=rows["bound_holds"].map(bound_flag).eq(False),
                        learner_label=rows["learner"].map(drop_param)).reset_index(drop=True)
 
 

@@ -99,8 +99,8 @@ def make_table(seeds=(0, 1, 2), n: int = 1000, n_checkpoints: int = 20, *, bound
                 ("noisy-arow-0", "error: LinAlgError: singular matrix", "AROW[r=1.0]"),
                 ("noisy-rls-0", "skipped: regression learner on a classification stream",
                  "RLS[lam=1.0]")):
-            row = table.iloc[-1].copy()
-            row[["run_id", "status", "learner"]] = [run_id, status, learner]
+            row = table[table["seed"] == 0].iloc[-1].copy()
+            row[["run_id", "status", "learner", "seed"]] = [run_id, status, learner, 0]
             metric_cols = ["t", "cum_loss", "avg_loss", "mistakes", "mistake_rate", "updates",
                            "comparator_loss", "regret", "time_s"]
             row[metric_cols] = 1e9                 # garbage: a figure showing it is wrong

@@ -1,0 +1,324 @@
+"""The Markdown report of an experiment: a pure function of the results table (+ figure paths).
+
+:func:`summary_table` (learner x stream at the final checkpoint, mean ± std over seeds) feeds
+``summary.csv``, the terminal (:func:`format_summary`) and the report; :func:`bound_checks`
+aggregates the bound rows (violations first); :func:`write_report` writes ``report.md``.
+
+Conventions (shared with :mod:`olbench.plots`): only ``status == "ok"`` rows enter the
+statistics; streams and learners are named without ``seed=`` (seeds are the replicates);
+std is the sample standard deviation (ddof = 1) over seeds; "bounds hold" looks at every
+checkpoint of every ok run (y: all checks held, n: at least one violation, —: no check).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from olbench.plots import CAPTIONS, bound_flag, drop_param, final_rows, ok_rows
+
+KEYS = ["stream", "learner", "comparator"]
+METRICS = ("mistake_rate", "cum_loss", "regret", "updates", "time_s")
+NONE = "—"
+_STATUS_ORDER = {"violated": 0, "holds": 1, "skipped": 2}
+
+
+# --------------------------------------------------------------------------- small helpers
+def _labelled(table: pd.DataFrame) -> pd.DataFrame:
+    """Names without ``seed=``, and a comparator label (``—`` when there is none)."""
+    comp = table["comparator"] if "comparator" in table else pd.Series(None, index=table.index)
+    return table.assign(stream=table["stream"].map(drop_param),
+                        learner=table["learner"].map(drop_param),
+                        comparator=comp.map(lambda c: NONE if c is None or pd.isna(c) else str(c)))
+
+
+def holds_mark(values) -> str:
+    """``n`` if any check failed, ``y`` if all held, ``—`` if there was no check.
+
+    >>> holds_mark([True, None, True]), holds_mark([True, False]), holds_mark([None])
+    ('y', 'n', '—')
+    """
+    flags = [f for f in map(bound_flag, values) if f is not None]
+    return NONE if not flags else ("y" if all(flags) else "n")
+
+
+def mean_pm(mean: float, std: float) -> str:
+    """``mean ± std``, both rounded where the std's second significant digit is (4 significant
+    digits for the mean alone when the std is unknown).
+
+    >>> mean_pm(0.12345, 0.0123), mean_pm(54.0, 1.65), mean_pm(3.0, float("nan"))
+    ('0.123 ± 0.012', '54.0 ± 1.6', '3')
+    >>> mean_pm(float("nan"), 1.0), mean_pm(2.5, 0.0)
+    ('—', '2.5 ± 0')
+    """
+    if pd.isna(mean):
+        return NONE
+    if pd.isna(std) or not np.isfinite(std) or std <= 0:
+        return f"{mean:.4g}" + ("" if pd.isna(std) else " ± 0")
+    digits = min(12, max(0, 1 - int(np.floor(np.log10(std)))))
+    return f"{mean:.{digits}f} ± {std:.{digits}f}"
+
+
+def _sorted_unique(values) -> list:
+    return sorted({v for v in values if v is not None and not pd.isna(v)}, key=str)
+
+
+# --------------------------------------------------------------------------- summary
+def summary_table(table: pd.DataFrame) -> pd.DataFrame:
+    """Learner x stream (x comparator) at the final checkpoint of each run.
+
+    Columns: ``stream``, ``learner``, ``comparator``, ``n`` (stream length), ``runs`` (all
+    statuses), ``ok``, ``errors``, ``<metric>_mean`` / ``<metric>_std`` over the ok runs for
+    each metric of :data:`METRICS` (NaN when the table lacks it), ``bounds_hold`` (y/n/—).
+    """
+    lab = _labelled(table)
+    runs = lab.drop_duplicates("run_id")
+    status = runs["status"].astype(str)
+    counts = runs.assign(ok=status.eq("ok"), errors=status.str.startswith("error"),
+                         n=runs["stream_n"] if "stream_n" in runs else np.nan
+                         ).groupby(KEYS).agg(n=("n", "max"), runs=("run_id", "size"),
+                                             ok=("ok", "sum"), errors=("errors", "sum"))
+    fin = _labelled(final_rows(table)).reindex(columns=KEYS + list(METRICS))
+    stats = fin.groupby(KEYS)[list(METRICS)].agg(["mean", "std"])
+    stats.columns = [f"{m}_{s}" for m, s in stats.columns]
+    ok = lab[lab["status"].eq("ok")].reindex(columns=KEYS + ["bound_holds"])
+    holds = ok.groupby(KEYS)["bound_holds"].agg(holds_mark).rename("bounds_hold")
+    out = counts.join(stats).join(holds)
+    out["bounds_hold"] = out["bounds_hold"].fillna(NONE)
+    return out.reset_index()
+
+
+def display_summary(summary: pd.DataFrame) -> pd.DataFrame:
+    """The summary as strings for people: ``mean ± std`` cells, counts, the bound mark; the
+    comparator column only when it says something."""
+    cols = {"stream": summary["stream"], "learner": summary["learner"]}
+    if summary["comparator"].nunique() > 1:      # a single one is named in the grid
+        cols["comparator"] = summary["comparator"]
+    cols["n"] = summary["n"].map(lambda v: NONE if pd.isna(v) else str(int(v)))
+    cols["runs"] = summary["runs"].astype(int).astype(str)
+    cols["errors"] = summary["errors"].astype(int).astype(str)
+    for metric, title in (("mistake_rate", "mistake rate"), ("cum_loss", "cumulative loss"),
+                          ("regret", "regret")):
+        cols[title] = [mean_pm(m, s) for m, s in
+                       zip(summary[f"{metric}_mean"], summary[f"{metric}_std"])]
+    cols["bounds hold"] = summary["bounds_hold"]
+    return pd.DataFrame(cols)
+
+
+def format_summary(df: pd.DataFrame) -> str:
+    """A compact aligned text table of a :func:`summary_table` (or any frame of strings).
+
+    >>> print(format_summary(pd.DataFrame({"learner": ["PA", "Perceptron"], "runs": [3, 12]})))
+    learner     runs
+    ----------  ----
+    PA             3
+    Perceptron    12
+    """
+    if "mistake_rate_mean" in df:
+        df = display_summary(df)
+    cells = df.astype(str)
+    numeric = {c: pd.api.types.is_numeric_dtype(df[c]) or c in ("n", "runs", "errors")
+               for c in df}
+    widths = {c: max([len(str(c))] + [len(v) for v in cells[c]]) for c in df}
+
+    def line(values):
+        return "  ".join(v.rjust(widths[c]) if numeric[c] else v.ljust(widths[c])
+                         for c, v in zip(df.columns, values)).rstrip()
+
+    rows = [line([str(c) for c in df]), line(["-" * widths[c] for c in df])]
+    return "\n".join(rows + [line(list(r)) for r in cells.itertuples(index=False)])
+
+
+_LATEX = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#",
+          "_": r"\_", "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\^{}"}
+
+
+def _latex_escape(text: str) -> str:
+    return "".join(_LATEX.get(ch, ch) for ch in text)
+
+
+def latex_rows(summary: pd.DataFrame) -> str:
+    """LIBOL-style LaTeX rows: algorithm & mistake rate ± std & updates & time (s), one per
+    summary row; a ``% <stream>`` comment line starts each stream's rows.
+
+    >>> s = pd.DataFrame({"learner": ["PA[C=1.0]"], "mistake_rate_mean": [0.25],
+    ...                   "mistake_rate_std": [0.01], "updates_mean": [120.0],
+    ...                   "time_s_mean": [0.0123]})
+    >>> print(latex_rows(s))
+    PA[C=1.0] & $0.2500 \\pm 0.0100$ & 120.0 & 0.0123 \\\\
+    """
+    def num(v, fmt):
+        return NONE if pd.isna(v) else format(v, fmt)
+    lines, stream = [], None
+    for _, r in summary.iterrows():
+        if "stream" in r and r["stream"] != stream:
+            stream = r["stream"]
+            lines.append(f"% {stream}")
+        std = r.get("mistake_rate_std", np.nan)
+        rate = (NONE if pd.isna(r["mistake_rate_mean"]) else
+                f"${r['mistake_rate_mean']:.4f} \\pm {0.0 if pd.isna(std) else std:.4f}$")
+        lines.append(f"{_latex_escape(str(r['learner']))} & {rate} & "
+                     f"{num(r.get('updates_mean', np.nan), '.1f')} & "
+                     f"{num(r.get('time_s_mean', np.nan), '.4f')} \\\\")
+    return "\n".join(lines)
+
+
+# --------------------------------------------------------------------------- bound checks
+def bound_checks(table: pd.DataFrame) -> pd.DataFrame:
+    """One row per (stream, learner, comparator, bound) over all checkpoints of the ok runs.
+
+    ``status``: ``violated`` (some check failed), ``holds`` (checks, none failed) or
+    ``skipped`` (no check: ``skip_reason`` says why); ``runs``: runs with a check;
+    ``violations``: runs with a failed check; ``max_ratio``: the largest observed/bound;
+    ``worst``: where it occurred. Sorted: violations first, then holds, then skipped.
+    """
+    cols = KEYS + ["bound_name", "quantity", "status", "runs", "violations", "max_ratio",
+                   "worst", "skip_reason"]
+    ok = _labelled(ok_rows(table))
+    if "bound_name" not in ok:
+        return pd.DataFrame(columns=cols)
+    rows = ok[ok["bound_name"].notna()]
+    rows = rows.assign(flag=rows["bound_holds"].map(bound_flag),
+                       r=rows["observed"].astype(float) / rows["bound"].astype(float))
+    out = []
+    for key, g in rows.groupby(KEYS + ["bound_name"], sort=True):
+        checked = g[g["flag"].notna()]
+        failed = checked[checked["flag"].eq(False)]
+        status = "violated" if len(failed) else "holds" if len(checked) else "skipped"
+        worst = checked.loc[checked["r"].idxmax()] if checked["r"].notna().any() else None
+        out.append((*key, _sorted_unique(g["quantity"])[0] if g["quantity"].notna().any()
+                    else NONE, status, checked["run_id"].nunique(),
+                    failed["run_id"].nunique(), np.nan if worst is None else worst["r"],
+                    NONE if worst is None else f"seed={worst['seed']}, t={int(worst['t'])}",
+                    "; ".join(map(str, _sorted_unique(g["skip_reason"]))) or NONE))
+    df = pd.DataFrame(out, columns=cols)
+    return (df.assign(_o=df["status"].map(_STATUS_ORDER))
+              .sort_values(["_o"] + KEYS + ["bound_name"], kind="stable")
+              .drop(columns="_o").reset_index(drop=True))
+
+
+def failed_runs(table: pd.DataFrame) -> pd.DataFrame:
+    """One row per run whose status is not ``ok``: errors first, then skips."""
+    bad = table[~table["status"].eq("ok")].drop_duplicates("run_id")
+    bad = _labelled(bad)[["run_id", "stream", "learner", "seed", "status"]]
+    return (bad.assign(_o=~bad["status"].astype(str).str.startswith("error"))
+               .sort_values(["_o", "run_id"]).drop(columns="_o").reset_index(drop=True))
+
+
+# --------------------------------------------------------------------------- markdown
+def _cell(v) -> str:
+    text = NONE if v is None or (not isinstance(v, str) and pd.isna(v)) else str(v)
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def markdown_table(df: pd.DataFrame, code: tuple[str, ...] = ()) -> str:
+    """A GitHub Markdown table; the ``code`` columns are set in backticks (names).
+
+    >>> print(markdown_table(pd.DataFrame({"a": ["x|y"], "b": [1.5]}), code=("a",)))
+    | a | b |
+    | --- | --- |
+    | `x\\|y` | 1.5 |
+    """
+    def fmt(c, v):
+        s = _cell(v)
+        return f"`{s}`" if c in code and s != NONE else s
+    head = ["| " + " | ".join(map(str, df.columns)) + " |",
+            "| " + " | ".join("---" for _ in df.columns) + " |"]
+    return "\n".join(head + ["| " + " | ".join(fmt(c, v) for c, v in zip(df.columns, r)) + " |"
+                             for r in df.itertuples(index=False)])
+
+
+def _grid_lines(table: pd.DataFrame) -> list[str]:
+    lab = _labelled(table)
+    runs = lab.drop_duplicates("run_id")
+    n = runs.groupby("stream")["stream_n"].max() if "stream_n" in runs else pd.Series(dtype=float)
+    status = runs["status"].astype(str)
+    ok = lab[lab["status"].eq("ok")]
+    streams = [f"`{s}` (n = {int(n[s])})" if s in n and pd.notna(n[s]) else f"`{s}`"
+               for s in _sorted_unique(runs["stream"])]
+    comps = [c for c in _sorted_unique(runs["comparator"]) if c != NONE] or ["none"]
+    seeds = _sorted_unique(runs["seed"])
+    lines = [f"- **Streams** ({len(streams)}): " + ", ".join(streams),
+             f"- **Learners** ({runs['learner'].nunique()}): "
+             + ", ".join(f"`{x}`" for x in _sorted_unique(runs["learner"])),
+             "- **Comparators**: " + ", ".join(f"`{c}`" if c != "none" else c for c in comps),
+             f"- **Seeds** ({len(seeds)}): " + ", ".join(map(str, seeds)),
+             f"- **Runs**: {len(runs)} ({int(status.eq('ok').sum())} ok, "
+             f"{int(status.str.startswith('error').sum())} failed, "
+             f"{int(status.str.startswith('skipped').sum())} skipped)"]
+    if "loss" in ok and ok["loss"].notna().any():
+        lines.append("- **Loss**: " + ", ".join(map(str, _sorted_unique(ok["loss"]))))
+    if len(ok):
+        per_run = ok.drop_duplicates(["run_id", "t"]).groupby("run_id")["t"].size()
+        lines.append(f"- **Checkpoints per run**: {int(per_run.min())}"
+                     + (f" to {int(per_run.max())}" if per_run.max() != per_run.min() else "")
+                     + " (log-spaced, plus the final round)")
+    return lines
+
+
+def _figure_lines(figures, out_dir: Path) -> list[str]:
+    if figures is None:
+        figures = sorted((out_dir / "figures").glob("*.png"))
+    pngs = [Path(f) for f in figures if Path(f).suffix == ".png"]
+    lines = []
+    for f in pngs:
+        rel = Path(os.path.relpath(f, out_dir)).as_posix()
+        caption = CAPTIONS.get(f.stem, f.stem.replace("_", " "))
+        lines += [f"### {f.stem.replace('_', ' ')}", "", f"![{f.stem}]({rel})", "",
+                  f"*{caption}*", ""]
+    return lines or ["No figures."]
+
+
+def write_report(table: pd.DataFrame, out_dir, *, experiment: str, question: str | None = None,
+                 config_text: str | None = None, figures=None) -> Path:
+    """Write ``out_dir/report.md`` and return its path.
+
+    ``figures``: paths of the figure files (PNGs are embedded, relative to ``out_dir``; PDFs
+    are ignored); default: every PNG in ``out_dir/figures``. ``config_text``: the composed
+    configuration, shown verbatim.
+    """
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    versions = _sorted_unique(table["olbench_version"]) if "olbench_version" in table else []
+    summary = summary_table(table)
+    checks = bound_checks(table)
+    failed = failed_runs(table)
+    names = ("stream", "learner", "comparator")
+    parts = [f"# {experiment}", ""]
+    if versions:
+        parts += [f"_olbench {', '.join(map(str, versions))}_", ""]
+    if question:
+        parts += ["## Question", "", question.strip(), ""]
+    parts += ["## Grid", "", *_grid_lines(table), ""]
+    if config_text:
+        parts += ["## Configuration", "", "```yaml", config_text.rstrip(), "```", ""]
+    parts += ["## Summary at the final checkpoint", "",
+              "Mean ± sample std (ddof = 1) over the ok runs (seeds) at each run's final round; "
+              "*bounds hold*: y if every bound check at every checkpoint held, n if any was "
+              "violated, — if no bound applies.", "",
+              markdown_table(display_summary(summary), code=names), ""]
+    parts += ["## Bound checks", ""]
+    if checks.empty:
+        parts += ["No bound applies to these learners.", ""]
+    else:
+        v = int(checks["status"].eq("violated").sum())
+        shown = checks.assign(max_ratio=checks["max_ratio"].map(
+            lambda r: NONE if pd.isna(r) else f"{r:.3g}")).rename(
+            columns={"bound_name": "bound", "max_ratio": "max observed/bound",
+                     "worst": "worst at", "skip_reason": "skip reason"})
+        if shown["comparator"].nunique() <= 1:
+            shown = shown.drop(columns="comparator")
+        parts += [f"{v} violated, {int(checks['status'].eq('holds').sum())} holding, "
+                  f"{int(checks['status'].eq('skipped').sum())} skipped "
+                  "(violations first; a violation means a bug in a learner, a comparator or a "
+                  "bound).", "", markdown_table(shown, code=names + ("bound",)), ""]
+    parts += ["## Failed runs", ""]
+    parts += ([markdown_table(failed, code=("run_id", "stream", "learner")), ""]
+              if len(failed) else ["None: every run finished.", ""])
+    parts += ["## Figures", "", *_figure_lines(figures, out_dir)]
+    path = out_dir / "report.md"
+    path.write_text("\n".join(parts).rstrip() + "\n", encoding="utf-8")
+    return path
