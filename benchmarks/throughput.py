@@ -1,0 +1,554 @@
+"""Throughput of olbench's compiled protocol against hand-written and third-party peers.
+
+For each (learner, d) the same dense stream (seeded Gaussian X, float64, C-contiguous;
+labels sign(X u) with a fraction of them flipped so that updates keep happening) is fed to
+
+* ``olbench run``   the whole :func:`olbench.run` call (input checks, label mapping, loop,
+                    trace with per-round losses), wall time;
+* ``olbench loop``  ``trace.time_s``: the compiled loop alone;
+* ``hand loop``     a plain ``@numba.njit(cache=True, fastmath=False)`` loop written by hand
+                    for the same rule (below, no olbench code), doing the same work per round
+                    (record the margin and the update flag, update in place); its final state
+                    is asserted equal to olbench's;
+* ``numpy loop``    a per-example Python loop of NumPy operations (``w @ x``, ``w += a * x``),
+                    timed on the first ``--numpy-rows`` rows and scaled to ns/example;
+* ``river``         ``learn_one`` over dict rows (the dicts are built before timing), on the
+                    first ``--river-rows`` rows; Perceptron with its intercept learning rate
+                    set to 0, ``PAClassifier(C=1, mode=1, learn_intercept=False)``;
+* ``sklearn``       one-pass ``fit`` on all n rows: ``Perceptron(fit_intercept=False,
+                    shuffle=False, eta0=1, max_iter=1, tol=None)`` and ``SGDClassifier(
+                    loss="hinge", penalty=None, learning_rate="pa1", eta0=1, ...)``.
+
+The final weights of every peer are compared with olbench's on the same rows (``match``).
+Times are medians over repeats, after one warm-up call (JIT compile or cache load).
+Targets (from the issue): olbench loop <= 1.1x the hand loop; olbench run >= 300x faster
+than river and >= 3x faster than scikit-learn's one-pass fit.
+
+Run ``python benchmarks/throughput.py --help``. Not part of the pytest suite.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import statistics
+import sys
+import time
+import warnings
+from dataclasses import dataclass, field
+
+import numba
+import numpy as np
+
+import olbench
+
+RULES = ("perceptron", "pa1", "arow_diag", "arow_full")
+LABEL = {"perceptron": "Perceptron", "pa1": "PA-I (C=1)", "arow_diag": "AROW diag (r=1)",
+         "arow_full": "AROW full (r=1)"}
+TARGET_HAND = 1.1     # olbench loop / hand loop <= 1.1
+TARGET_RIVER = 300.0  # river / olbench run >= 300
+TARGET_SKLEARN = 3.0  # sklearn / olbench run >= 3
+ETA, C, R, A0 = 1.0, 1.0, 1.0, 1.0
+
+
+# ----------------------------------------------------------------------------- the stream
+def make_stream(n: int, d: int, seed: int = 0, flip: float = 0.1):
+    """Gaussian X (n x d, float64, C order); y = sign(X u) in {-1, +1}, a fraction flipped."""
+    rng = np.random.default_rng([seed, d])
+    X = rng.standard_normal((n, d))
+    u = rng.standard_normal(d)
+    y = np.where(X @ u >= 0.0, 1.0, -1.0)
+    y[rng.random(n) < flip] *= -1.0
+    return np.ascontiguousarray(X), y
+
+
+def make_olbench(rule: str):
+    if rule == "perceptron":
+        return olbench.make_learner("perceptron", eta=ETA)
+    if rule == "pa1":
+        return olbench.make_learner("pa", C=C, variant="pa1")
+    return olbench.make_learner("arow", r=R, a=A0, diagonal=(rule == "arow_diag"))
+
+
+# ----------------------------------------------------------------------------- hand loops
+# Written by hand for one rule each: no olbench code. Same arithmetic in the same order as
+# the rule's definition, so the final state is comparable to olbench's at tight tolerance.
+@numba.njit(cache=True, fastmath=False)
+def hand_perceptron(X, y, eta, w, margins, updated):
+    n, d = X.shape
+    for t in range(n):
+        m = 0.0
+        for j in range(d):
+            m += w[j] * X[t, j]
+        margins[t] = m
+        if y[t] * m <= 0.0:
+            a = eta * y[t]
+            for j in range(d):
+                w[j] += a * X[t, j]
+            updated[t] = True
+        else:
+            updated[t] = False
+
+
+@numba.njit(cache=True, fastmath=False)
+def hand_pa1(X, y, C, w, margins, updated):
+    n, d = X.shape
+    for t in range(n):
+        m = 0.0
+        for j in range(d):
+            m += w[j] * X[t, j]
+        margins[t] = m
+        loss = 1.0 - y[t] * m
+        if loss > 0.0:
+            sq = 0.0
+            for j in range(d):
+                sq += X[t, j] * X[t, j]
+            if sq > 0.0:
+                a = y[t] * min(C, loss / sq)
+                for j in range(d):
+                    w[j] += a * X[t, j]
+            updated[t] = True
+        else:
+            updated[t] = False
+
+
+@numba.njit(cache=True, fastmath=False)
+def hand_arow_diag(X, y, r, w, diag, margins, updated):
+    n, d = X.shape
+    for t in range(n):
+        m = 0.0
+        for j in range(d):
+            m += w[j] * X[t, j]
+        margins[t] = m
+        if y[t] * m < 1.0:
+            v = 0.0
+            for j in range(d):
+                v += diag[j] * X[t, j] * X[t, j]
+            if v > 0.0:
+                beta = 1.0 / (v + r)
+                a = (1.0 - y[t] * m) * y[t] * beta
+                for j in range(d):
+                    w[j] += a * diag[j] * X[t, j]
+                for j in range(d):
+                    dx = diag[j] * X[t, j]
+                    diag[j] -= beta * dx * dx
+            updated[t] = True
+        else:
+            updated[t] = False
+
+
+@numba.njit(cache=True, fastmath=False)
+def hand_arow_full(X, y, r, w, S, margins, updated):
+    n, d = X.shape
+    sx = np.empty(d)  # scratch, allocated once
+    for t in range(n):
+        m = 0.0
+        for j in range(d):
+            m += w[j] * X[t, j]
+        margins[t] = m
+        if y[t] * m < 1.0:
+            # sx = S x, accumulated row by row (S is symmetric)
+            for j in range(d):
+                sx[j] = 0.0
+            for i in range(d):
+                xi = X[t, i]
+                if xi != 0.0:
+                    for j in range(d):
+                        sx[j] += xi * S[i, j]
+            v = 0.0
+            for j in range(d):
+                v += sx[j] * X[t, j]
+            if v > 0.0:
+                beta = 1.0 / (v + r)
+                a = (1.0 - y[t] * m) * y[t] * beta
+                for j in range(d):
+                    w[j] += a * sx[j]
+                for i in range(d):
+                    bi = beta * sx[i]
+                    for j in range(d):
+                        S[i, j] -= bi * sx[j]
+            updated[t] = True
+        else:
+            updated[t] = False
+
+
+def run_hand(rule: str, X, y):
+    """Run the hand loop; returns (seconds of the compiled call alone, w, aux state)."""
+    n, d = X.shape
+    w, margins, updated = np.zeros(d), np.empty(n), np.empty(n, dtype=np.bool_)
+    if rule == "perceptron":
+        start = time.perf_counter()
+        hand_perceptron(X, y, ETA, w, margins, updated)
+        return time.perf_counter() - start, w, None
+    if rule == "pa1":
+        start = time.perf_counter()
+        hand_pa1(X, y, C, w, margins, updated)
+        return time.perf_counter() - start, w, None
+    if rule == "arow_diag":
+        diag = np.full(d, A0)
+        start = time.perf_counter()
+        hand_arow_diag(X, y, R, w, diag, margins, updated)
+        return time.perf_counter() - start, w, diag
+    S = A0 * np.eye(d)
+    start = time.perf_counter()
+    hand_arow_full(X, y, R, w, S, margins, updated)
+    return time.perf_counter() - start, w, S
+
+
+# ----------------------------------------------------------------------------- numpy loop
+def run_numpy(rule: str, X, y):
+    """Per-example Python loop of NumPy operations; returns (seconds, w)."""
+    n, d = X.shape
+    w = np.zeros(d)
+    start = time.perf_counter()
+    if rule == "perceptron":
+        for t in range(n):
+            x, yt = X[t], y[t]
+            if yt * (w @ x) <= 0.0:
+                w += (ETA * yt) * x
+    elif rule == "pa1":
+        for t in range(n):
+            x, yt = X[t], y[t]
+            loss = 1.0 - yt * (w @ x)
+            if loss > 0.0:
+                sq = x @ x
+                if sq > 0.0:
+                    w += (yt * min(C, loss / sq)) * x
+    elif rule == "arow_diag":
+        diag = np.full(d, A0)
+        for t in range(n):
+            x, yt = X[t], y[t]
+            m = w @ x
+            if yt * m < 1.0:
+                dx = diag * x
+                v = dx @ x
+                if v > 0.0:
+                    beta = 1.0 / (v + R)
+                    w += ((1.0 - yt * m) * yt * beta) * dx
+                    diag -= beta * dx * dx
+    else:
+        S = A0 * np.eye(d)
+        for t in range(n):
+            x, yt = X[t], y[t]
+            m = w @ x
+            if yt * m < 1.0:
+                sx = S @ x
+                v = sx @ x
+                if v > 0.0:
+                    beta = 1.0 / (v + R)
+                    w += ((1.0 - yt * m) * yt * beta) * sx
+                    S -= beta * np.outer(sx, sx)
+    return time.perf_counter() - start, w
+
+
+# ----------------------------------------------------------------------------- river
+def make_river(rule: str):
+    from river import linear_model, optim
+
+    if rule == "perceptron":
+        model = linear_model.Perceptron()
+        # river's Perceptron has no intercept switch; its GLM base skips the intercept
+        # update when intercept_lr is 0 (the constructor hard-codes 1).
+        model.intercept_lr = optim.schedulers.Constant(0.0)
+        return model
+    if rule == "pa1":
+        return linear_model.PAClassifier(C=C, mode=1, learn_intercept=False)
+    return None  # river has no AROW
+
+
+def run_river(model, rows, labels):
+    start = time.perf_counter()
+    for x, yt in zip(rows, labels):
+        model.learn_one(x, yt)
+    return time.perf_counter() - start
+
+
+def river_weights(model, d):
+    weights = model.weights
+    return np.array([weights.get(j, 0.0) for j in range(d)]), float(model.intercept)
+
+
+# ----------------------------------------------------------------------------- sklearn
+def make_sklearn(rule: str):
+    from sklearn.linear_model import Perceptron, SGDClassifier
+
+    if rule == "perceptron":
+        return Perceptron(fit_intercept=False, shuffle=False, eta0=ETA, max_iter=1, tol=None)
+    if rule == "pa1":
+        return SGDClassifier(loss="hinge", penalty=None, learning_rate="pa1", eta0=C,
+                             fit_intercept=False, shuffle=False, max_iter=1, tol=None)
+    return None  # no AROW in scikit-learn
+
+
+def run_sklearn(model, X, y):
+    from sklearn.exceptions import ConvergenceWarning
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        start = time.perf_counter()
+        model.fit(X, y)
+        return time.perf_counter() - start
+
+
+# ----------------------------------------------------------------------------- driver
+@dataclass
+class Row:
+    rule: str
+    d: int
+    n: int
+    ns: dict[str, float | None] = field(default_factory=dict)   # ns/example by competitor
+    rows: dict[str, int] = field(default_factory=dict)          # rows each was timed on
+    match: dict[str, str] = field(default_factory=dict)         # final weights vs olbench
+    updates: float = 0.0                                        # fraction of rounds updated
+
+    def ratio(self, num: str, den: str) -> float | None:
+        a, b = self.ns.get(num), self.ns.get(den)
+        return None if a is None or b is None or b == 0 else a / b
+
+
+def _median_time(fn, repeats: int) -> float:
+    return statistics.median(fn() for _ in range(repeats))
+
+
+def _close(a, b, rtol=1e-9, atol=1e-9) -> bool:
+    return bool(np.allclose(a, b, rtol=rtol, atol=atol))
+
+
+def bench_one(rule: str, X, y, args) -> Row:
+    n, d = X.shape
+    row = Row(rule, d, n)
+    ns = lambda seconds, rows: 1e9 * seconds / rows  # noqa: E731
+
+    # olbench and the hand-written compiled loop (which must compute exactly the same thing):
+    # warm up (compile or load from cache), then alternate the two so that a change in the
+    # machine's load hits both alike
+    olbench.run(make_olbench(rule), X[:64], y[:64])
+    run_hand(rule, X[:64], y[:64])
+    traces, walls, hand = [], [], []
+    for _ in range(args.repeats):
+        learner = make_olbench(rule)
+        start = time.perf_counter()
+        trace = olbench.run(learner, X, y)
+        walls.append(time.perf_counter() - start)
+        traces.append(trace)
+        del trace
+        hand.append(run_hand(rule, X, y))
+    trace = traces[-1]
+    row.ns["olbench_run"] = ns(statistics.median(walls), n)
+    row.ns["olbench_loop"] = ns(statistics.median(t.time_s for t in traces), n)
+    row.ns["hand"] = ns(statistics.median(h[0] for h in hand), n)
+    row.rows["olbench_run"] = row.rows["olbench_loop"] = row.rows["hand"] = n
+    row.updates = trace.n_updates / n
+    w_ol, A_ol = trace.state["w"], trace.state["A"]
+    del traces
+    _, w_hand, aux_hand = hand[-1]
+    assert _close(w_hand, w_ol, 1e-12, 1e-12), f"hand loop != olbench ({rule}, d={d}): w"
+    if aux_hand is not None:
+        assert _close(aux_hand.reshape(A_ol.shape), A_ol, 1e-12, 1e-12), \
+            f"hand loop != olbench ({rule}, d={d}): covariance"
+    row.match["hand"] = "yes (1e-12)"
+
+    # plain Python + NumPy loop, on a prefix
+    m = min(n, args.numpy_rows)
+    ref = olbench.run(make_olbench(rule), X[:m], y[:m]).state["w"]
+    timings = []
+    for _ in range(args.slow_repeats):
+        seconds, w_np = run_numpy(rule, X[:m], y[:m])
+        timings.append(seconds)
+    row.ns["numpy"] = ns(statistics.median(timings), m)
+    row.rows["numpy"] = m
+    row.match["numpy"] = "yes" if _close(w_np, ref) else "NO"
+
+    # river, learn_one over dicts built before timing, on a prefix
+    if make_river(rule) is None:
+        row.ns["river"] = None
+        row.match["river"] = "n/a"
+    else:
+        m = min(n, args.river_rows)
+        rows = [dict(enumerate(r)) for r in X[:m].tolist()]
+        labels = (y[:m] > 0).tolist()
+        ref = olbench.run(make_olbench(rule), X[:m], y[:m]).state["w"]
+        timings = []
+        for _ in range(args.slow_repeats):
+            model = make_river(rule)
+            timings.append(run_river(model, rows, labels))
+        row.ns["river"] = ns(statistics.median(timings), m)
+        row.rows["river"] = m
+        w_river, b_river = river_weights(model, d)
+        row.match["river"] = "yes" if _close(w_river, ref) and b_river == 0.0 else "NO"
+
+    # scikit-learn one-pass fit on all n rows
+    if make_sklearn(rule) is None:
+        row.ns["sklearn"] = None
+        row.match["sklearn"] = "n/a"
+    else:
+        run_sklearn(make_sklearn(rule), X[:64], y[:64])
+        timings = []
+        for _ in range(args.sklearn_repeats):
+            model = make_sklearn(rule)
+            timings.append(run_sklearn(model, X, y))
+        row.ns["sklearn"] = ns(statistics.median(timings), n)
+        row.rows["sklearn"] = n
+        row.match["sklearn"] = "yes" if _close(model.coef_.ravel(), w_ol) else "NO"
+    return row
+
+
+def _fmt(value: float | None, digits: int = 1) -> str:
+    if value is None:
+        return "n/a"
+    if value >= 1e5:
+        return f"{value:,.0f}"
+    return f"{value:,.{digits}f}"
+
+
+def _verdict(value: float | None, target: float, at_most: bool) -> str:
+    if value is None:
+        return "n/a"
+    ok = value <= target if at_most else value >= target
+    return "PASS" if ok else "MISS"
+
+
+COLUMNS = ("olbench_run", "olbench_loop", "hand", "numpy", "river", "sklearn")
+
+
+def format_table(rows: list[Row]) -> str:
+    """A Markdown table: ns/example, ratios, verdicts."""
+    head = ("| learner | d | upd % | olbench run | olbench loop | hand loop | numpy loop | river |"
+            " sklearn | loop/hand | numpy/run | river/run | sklearn/run | river/loop |"
+            " sklearn/loop | <=1.1x hand | >=300x river | >=3x sklearn |")
+    lines = [head, "|" + "---|" * (head.count("|") - 1)]
+    for r in rows:
+        loop_hand = r.ratio("olbench_loop", "hand")
+        numpy_run = r.ratio("numpy", "olbench_run")
+        river_run = r.ratio("river", "olbench_run")
+        sk_run = r.ratio("sklearn", "olbench_run")
+        river_loop = r.ratio("river", "olbench_loop")
+        sk_loop = r.ratio("sklearn", "olbench_loop")
+        cells = [LABEL[r.rule], str(r.d), f"{100 * r.updates:.0f}",
+                 *(_fmt(r.ns.get(c)) for c in COLUMNS),
+                 _fmt(loop_hand, 2) + "x" if loop_hand else "n/a",
+                 _fmt(numpy_run) + "x" if numpy_run else "n/a",
+                 _fmt(river_run) + "x" if river_run else "n/a",
+                 _fmt(sk_run, 2) + "x" if sk_run else "n/a",
+                 _fmt(river_loop) + "x" if river_loop else "n/a",
+                 _fmt(sk_loop, 2) + "x" if sk_loop else "n/a",
+                 _verdict(loop_hand, TARGET_HAND, True),
+                 _verdict(river_run, TARGET_RIVER, False),
+                 _verdict(sk_run, TARGET_SKLEARN, False)]
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def format_checks(rows: list[Row]) -> str:
+    lines = ["| learner | d | hand = olbench | numpy = olbench | river = olbench |"
+             " sklearn = olbench | numpy rows | river rows | sklearn rows |",
+             "|---|---|---|---|---|---|---|---|---|"]
+    for r in rows:
+        lines.append(f"| {LABEL[r.rule]} | {r.d} | {r.match['hand']} | {r.match['numpy']} | "
+                     f"{r.match['river']} | {r.match['sklearn']} | {r.rows.get('numpy', '-')} | "
+                     f"{r.rows.get('river', '-')} | {r.rows.get('sklearn', '-')} |")
+    return "\n".join(lines)
+
+
+def environment() -> str:
+    import river
+    import sklearn
+
+    cpu = "unknown"
+    try:
+        with open("/proc/cpuinfo") as f:
+            cpu = next(line.split(":", 1)[1].strip() for line in f if line.startswith("model name"))
+    except (OSError, StopIteration):
+        pass
+    env = {k: os.environ[k] for k in sorted(os.environ)
+           if k.startswith(("OPENBLAS_", "OMP_", "MKL_", "NUMBA_"))}
+    return (f"date {time.strftime('%Y-%m-%d %H:%M %Z')}; CPU {cpu}, nproc {os.cpu_count()}; "
+            f"{platform.system()} {platform.release()}\n"
+            f"python {platform.python_version()}, numpy {np.__version__}, numba "
+            f"{numba.__version__}, river {river.__version__}, scikit-learn {sklearn.__version__}, "
+            f"olbench {olbench.__version__}\n"
+            f"env: {env if env else 'no OPENBLAS_/OMP_/MKL_/NUMBA_ variables set'}; "
+            f"load average {_loadavg()}")
+
+
+def _loadavg() -> str:
+    try:
+        return " ".join(f"{x:.2f}" for x in os.getloadavg())
+    except OSError:
+        return "unknown"
+
+
+def parse_args(argv=None):
+    parser = argparse.ArgumentParser(
+        description="ns/example of olbench.run vs a hand-written numba loop, a Python+NumPy "
+                    "loop, river and scikit-learn, on the same dense stream.",
+        epilog="Targets: olbench loop <= 1.1x hand loop; river >= 300x and scikit-learn >= 3x "
+               "slower than olbench run. AROW full runs only for d <= --full-max-d.")
+    parser.add_argument("--n", type=int, default=200_000, help="stream length (default 200000)")
+    parser.add_argument("--dims", type=int, nargs="+", default=[20, 100, 1000],
+                        help="feature dimensions d (default: 20 100 1000)")
+    parser.add_argument("--rules", nargs="+", default=list(RULES), choices=RULES,
+                        help="learners to run (default: all)")
+    parser.add_argument("--quick", action="store_true",
+                        help="smoke run: n=5000, 1 repeat, small subsets (timings meaningless)")
+    parser.add_argument("--repeats", type=int, default=7,
+                        help="repeats for olbench and the hand loop, alternated (default 7)")
+    parser.add_argument("--sklearn-repeats", type=int, default=5,
+                        help="repeats for scikit-learn's fit (default 5)")
+    parser.add_argument("--slow-repeats", type=int, default=3,
+                        help="repeats for the numpy loop and river (default 3)")
+    parser.add_argument("--numpy-rows", type=int, default=20_000,
+                        help="rows the numpy loop is timed on (default 20000)")
+    parser.add_argument("--river-rows", type=int, default=10_000,
+                        help="rows river is timed on (default 10000)")
+    parser.add_argument("--full-max-d", type=int, default=100,
+                        help="largest d for full-covariance AROW (default 100)")
+    parser.add_argument("--flip", type=float, default=0.1, help="label noise (default 0.1)")
+    parser.add_argument("--seed", type=int, default=0, help="stream seed (default 0)")
+    args = parser.parse_args(argv)
+    if args.quick:
+        args.n = min(args.n, 5000)
+        args.repeats = args.sklearn_repeats = args.slow_repeats = 1
+        args.numpy_rows, args.river_rows = min(args.numpy_rows, 500), min(args.river_rows, 500)
+    return args
+
+
+def main(argv=None) -> list[Row]:
+    args = parse_args(argv)
+    print(environment())
+    print(f"n = {args.n}, dims = {args.dims}, label noise {args.flip}, seed {args.seed}; "
+          f"medians of {args.repeats} (olbench, hand), {args.sklearn_repeats} (sklearn), "
+          f"{args.slow_repeats} (numpy, river)")
+    print(f"numpy loop timed on the first {min(args.n, args.numpy_rows)} rows and river on the "
+          f"first {min(args.n, args.river_rows)} rows, scaled to ns/example; everything else on "
+          f"all {args.n} rows", flush=True)
+    rows = []
+    for d in args.dims:
+        X, y = make_stream(args.n, d, args.seed, args.flip)
+        for rule in args.rules:
+            if rule == "arow_full" and d > args.full_max_d:
+                continue
+            start = time.perf_counter()
+            rows.append(bench_one(rule, X, y, args))
+            print(f"  {LABEL[rule]}, d={d}: {time.perf_counter() - start:.1f} s", file=sys.stderr,
+                  flush=True)
+        del X, y
+    print(f"\nload average at the end: {_loadavg()}")
+    print("\nns/example (medians). Targets are judged on loop/hand (<= 1.1x) and on the whole "
+          "olbench run call (river/run >= 300x, sklearn/run >= 3x); river/loop and "
+          "sklearn/loop compare with the compiled loop alone\n")
+    print(format_table(rows))
+    print("\nfinal weights equal to olbench's on the same rows (allclose rtol=atol=1e-9 unless "
+          "noted)\n")
+    print(format_checks(rows))
+    return rows
+
+
+if __name__ == "__main__":
+    # Run the module under its own name, never as __main__: numba's on-disk cache records the
+    # module of each compiled loop, so one name must serve the script and the smoke test.
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import throughput
+
+    throughput.main()

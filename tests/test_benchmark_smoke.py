@@ -1,0 +1,39 @@
+"""Keeps benchmarks/throughput.py from rotting: a tiny run must produce a row for every
+learner, with the hand-written loops and the peers computing what olbench computes.
+Timings are not checked (the benchmark itself is not part of the suite)."""
+
+from __future__ import annotations
+
+import importlib
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("river")
+pytest.importorskip("sklearn")
+
+BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
+
+
+def _load(monkeypatch):
+    # the module name "throughput" is the one the script runs under (see its __main__ block):
+    # numba's on-disk cache records it
+    monkeypatch.syspath_prepend(str(BENCHMARKS))
+    return importlib.import_module("throughput")
+
+
+def test_throughput_smoke(capsys, monkeypatch):
+    bench = _load(monkeypatch)
+    rows = bench.main(["--quick", "--n", "300", "--dims", "5", "--numpy-rows", "60",
+                       "--river-rows", "60"])
+    assert [r.rule for r in rows] == list(bench.RULES)
+    for r in rows:
+        assert set(r.ns) == set(bench.COLUMNS)
+        assert r.match["hand"].startswith("yes")
+        assert r.match["numpy"] == "yes"
+        has_peer = r.rule in ("perceptron", "pa1")
+        assert r.match["river"] == ("yes" if has_peer else "n/a")
+        assert r.match["sklearn"] == ("yes" if has_peer else "n/a")
+    out = capsys.readouterr().out
+    for label in bench.LABEL.values():
+        assert label in out
