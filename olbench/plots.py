@@ -101,20 +101,65 @@ def drop_param(name: str, param: str = "seed") -> str:
     return out.replace(",]", "]").replace("[]", "")
 
 
-def wrap_name(name: str, width: int = 52) -> str:
-    """Break a long ``Name[a=1,b=2,...]`` after commas so that no line exceeds ``width``.
+def natural_key(name) -> tuple:
+    """Sort key that orders the numbers inside names by value (k=25 before k=100).
 
-    >>> print(wrap_name("Noisy[n=500,d=5,gamma=0.1]", width=14))
+    >>> sorted(["S[k=100]", "S[k=25]", "S[g=0.1]", "S[g=0.05]"], key=natural_key)
+    ['S[g=0.05]', 'S[g=0.1]', 'S[k=25]', 'S[k=100]']
+    """
+    parts = re.split(r"(\d+(?:\.\d+)?(?:e[-+]?\d+)?)", str(name))
+    return tuple(float(p) if i % 2 else p for i, p in enumerate(parts))
+
+
+def ordered(values) -> list[str]:
+    """The distinct non-null values as strings, in :func:`natural_key` order."""
+    return sorted({str(v) for v in values if v is not None and not pd.isna(v)}, key=natural_key)
+
+
+def _groups(df: pd.DataFrame, col: str):
+    """``(value, rows)`` of ``df`` grouped by ``col``, in :func:`natural_key` order."""
+    for value in ordered(df[col]):
+        yield value, df[df[col].astype(str).eq(value)]
+
+
+def wrap(text: str, width: int = 52) -> str:
+    """Break ``text`` after commas or spaces so that no line exceeds ``width`` (where it can):
+    long ``Name[a=1,b=2,...]`` names and prose alike.
+
+    >>> print(wrap("Noisy[n=500,d=5,gamma=0.1]", width=14))
     Noisy[n=500,
     d=5,gamma=0.1]
+    >>> print(wrap("regret against u = B[a=1,b=2]", width=16))
+    regret against
+    u = B[a=1,b=2]
     """
     lines, line = [], ""
-    for token in re.findall(r"[^,]+,?", str(name)):
-        if line and len(line) + len(token) > width:
-            lines.append(line)
+    for token in re.findall(r"[^, ]+[, ]?|[, ]", str(text)):
+        if line.strip() and len(line.rstrip()) + len(token.rstrip()) > width:
+            lines.append(line.rstrip())
             line = ""
         line += token
-    return "\n".join(lines + [line])
+    return "\n".join(lines + [line.rstrip()])
+
+
+def _chars(fig: Figure, fontsize: float) -> int:
+    """About how many characters of ``fontsize`` points fit across ``fig``."""
+    return max(20, int(fig.get_figwidth() * 72 / (0.58 * fontsize)))
+
+
+def label(table: pd.DataFrame, concept: str) -> pd.Series:
+    """Per row, the ``concept`` ("stream" or "learner") name without ``seed=``, or its registry
+    key (``<concept>_key``) when the run failed before the name was known.
+
+    >>> label(pd.DataFrame({"learner": ["PA[C=1.0,seed=3]", None], "learner_key": ["pa", "arow"]}),
+    ...       "learner").tolist()
+    ['PA[C=1.0]', 'arow']
+    """
+    missing = pd.Series(None, index=table.index, dtype=object)
+    names = table[concept] if concept in table else missing
+    keys = table[f"{concept}_key"] if f"{concept}_key" in table else missing
+    return names.astype(object).where(names.notna(), keys).map(
+        lambda v: "?" if v is None or pd.isna(v) else drop_param(v))
 
 
 def learner_styles(names: Iterable[str] | pd.DataFrame) -> dict[str, dict]:
@@ -126,11 +171,10 @@ def learner_styles(names: Iterable[str] | pd.DataFrame) -> dict[str, dict]:
     (True, True)
     """
     if isinstance(names, pd.DataFrame):
-        names = ok_rows(names)["learner"].map(drop_param)
-    ordered = sorted({str(n) for n in names})
+        names = label(ok_rows(names), "learner")
     return {n: {"color": PALETTE[i % len(PALETTE)],
                 "linestyle": LINESTYLES[(i // len(PALETTE)) % len(LINESTYLES)]}
-            for i, n in enumerate(ordered)}
+            for i, n in enumerate(ordered(names))}
 
 
 # --------------------------------------------------------------------------- table views
@@ -146,8 +190,7 @@ def per_checkpoint(table: pd.DataFrame) -> pd.DataFrame:
     bound_cols = ["bound_name", "quantity", "bound", "observed", "ratio", "bound_holds",
                   "skip_reason"]
     return (ok.drop(columns=[c for c in bound_cols if c in ok])
-              .assign(stream_label=ok["stream"].map(drop_param),
-                      learner_label=ok["learner"].map(drop_param))
+              .assign(stream_label=label(ok, "stream"), learner_label=label(ok, "learner"))
               .sort_values(["stream_label", "learner_label", "seed", "t"])
               .reset_index(drop=True))
 
@@ -214,8 +257,9 @@ def _figure_legend(fig: Figure, axes: list, note: str | None = None) -> None:
     if note:
         seen[note] = Patch(color="0.5", alpha=0.25)
     if seen:
-        fig.legend(list(seen.values()), list(seen), loc="outside lower center",
-                   ncols=min(3, len(seen)))
+        longest = max(len(text) for text in seen) + 8        # + the handle and the gap
+        ncols = max(1, min(3, len(seen), _chars(fig, STYLE["legend.fontsize"]) // longest))
+        fig.legend(list(seen.values()), list(seen), loc="outside lower center", ncols=ncols)
 
 
 @_styled
@@ -252,16 +296,17 @@ def regret_figure(table: pd.DataFrame, *, loglog: bool = False) -> Figure | None
     if loglog and not (cp["regret"] > 0).any():
         return None
     styles = learner_styles(table)
-    comparators = sorted(cp["comparator"].dropna().astype(str).unique())
+    comparators = ordered(cp["comparator"])
     many = len(comparators) > 1
     cp = cp.assign(comparator=cp["comparator"].fillna("none").astype(str))
-    streams = sorted(cp["stream_label"].unique())
+    streams = ordered(cp["stream_label"])
     fig, axes = _panels(len(streams))
     for ax, stream in zip(axes, streams):
         band = mean_band(cp[cp["stream_label"].eq(stream)], "regret",
                          ["learner_label", "comparator"])
         dropped = 0
-        for (learner, comp), g in band.groupby(["learner_label", "comparator"], sort=True):
+        for (learner, comp), g in sorted(band.groupby(["learner_label", "comparator"]),
+                                         key=lambda kv: tuple(map(natural_key, kv[0]))):
             style = dict(styles[learner])
             if many:
                 style["linestyle"] = LINESTYLES[comparators.index(comp) % len(LINESTYLES)]
@@ -285,17 +330,18 @@ def regret_figure(table: pd.DataFrame, *, loglog: bool = False) -> Figure | None
                         color="0.35")
         else:
             ax.axhline(0, color="0.3", linewidth=0.8)
-        ax.set_title(wrap_name(stream))
-        ax.set_xlabel(LABELS["t"] + (" (log)" if loglog else ""))
-        ax.set_ylabel(LABELS["regret"] + (" (log)" if loglog else ""))
+        ax.set_title(wrap(stream))
+        ax.set_xlabel(LABELS["t"])
+        ax.set_ylabel(LABELS["regret"])
     loss = _single(cp["loss"], "loss") if "loss" in cp else "?"
     comp = _single(cp.loc[cp["comparator"].ne("none"), "comparator"], "comparator")
-    fig.suptitle(f"Regret ({loss} loss) against comparator u = {comp}")
+    fig.suptitle(wrap(f"Regret ({loss} loss) against comparator u = {comp}", _chars(fig, 11)))
     if not loglog:
         _figure_legend(fig, axes, note=BAND)
     else:
-        fig.supxlabel(BAND + "; slope: least-squares fit of log regret vs log t over the "
-                      "second half of the checkpoints", fontsize=8, color="0.3")
+        fig.supxlabel(wrap(BAND + "; slope: least-squares fit of log regret vs log t over "
+                           "the second half of the checkpoints", _chars(fig, 8)),
+                      fontsize=8, color="0.3")
     return fig
 
 
@@ -311,7 +357,7 @@ def novikoff_bounds(table: pd.DataFrame) -> pd.Series:
     if "bound_name" not in ok:
         return pd.Series(dtype=float)
     rows = ok[ok["bound_name"].eq("novikoff") & ok["bound"].notna()]
-    return rows.groupby(rows["stream"].map(drop_param))["bound"].median()
+    return rows.groupby(label(rows, "stream"))["bound"].median()
 
 
 @_styled
@@ -324,11 +370,11 @@ def mistakes_figure(table: pd.DataFrame) -> Figure | None:
     cp = _one_per_learner(cp)
     styles = learner_styles(table)
     novikoff = novikoff_bounds(table)
-    streams = sorted(cp["stream_label"].unique())
+    streams = ordered(cp["stream_label"])
     fig, axes = _panels(len(streams))
     for ax, stream in zip(axes, streams):
         band = mean_band(cp[cp["stream_label"].eq(stream)], "mistakes", ["learner_label"])
-        for learner, g in band.groupby("learner_label", sort=True):
+        for learner, g in _groups(band, "learner_label"):
             ax.plot(g["t"], g["mean"], label=learner, **styles[learner])
             ax.fill_between(g["t"], g["lo"], g["hi"], color=styles[learner]["color"],
                             alpha=0.18, linewidth=0)
@@ -336,7 +382,7 @@ def mistakes_figure(table: pd.DataFrame) -> Figure | None:
             ax.axhline(novikoff[stream], color="0.15", linestyle="--", linewidth=1.2,
                        label="Novikoff bound (R/γ)²")
         ax.set_ylim(bottom=0)
-        ax.set_title(wrap_name(stream))
+        ax.set_title(wrap(stream))
         ax.set_xlabel(LABELS["t"])
         ax.set_ylabel(LABELS["mistakes"])
     fig.suptitle("Cumulative mistakes")
@@ -367,7 +413,7 @@ def final_bound_checks(table: pd.DataFrame) -> pd.DataFrame:
     last = ok["t"].eq(ok.groupby("run_id")["t"].transform("max"))
     rows = ok[last & ok["bound_name"].notna() & ok["bound"].notna() & ok["observed"].notna()]
     return rows.assign(violated=rows["bound_holds"].map(bound_flag).eq(False),
-                       learner_label=rows["learner"].map(drop_param)).reset_index(drop=True)
+                       learner_label=label(rows, "learner")).reset_index(drop=True)
 
 
 @_styled
@@ -392,13 +438,14 @@ def bound_scatter_figure(table: pd.DataFrame) -> Figure | None:
     ax.plot(diag, diag, color="0.2", linewidth=1, label="y = x (observed = bound)")
     viol = checks["violated"].to_numpy(bool)
     markers = "osD^v<>p"
-    for i, name in enumerate(sorted(checks["bound_name"].unique())):
+    for i, name in enumerate(ordered(checks["bound_name"])):
         sel = checks["bound_name"].eq(name).to_numpy() & ~viol
         for is_floor, mk in ((False, markers[i % len(markers)]), (True, "v")):
             s = sel & (floor == is_floor)
             if s.any():
-                ax.scatter(x[s], y[s], color=PALETTE[i % len(PALETTE)], marker=mk, s=28,
-                           alpha=0.8, label=name if not is_floor else None, zorder=3)
+                ax.scatter(x[s], y[s], facecolors="none", edgecolors=PALETTE[i % len(PALETTE)],
+                           marker=mk, s=30, linewidths=1.2, label=name if not is_floor else None,
+                           zorder=3)
     if viol.any():
         ax.scatter(x[viol], y[viol], color=VIOLATION, marker="X", s=60, zorder=4,
                    label="violation (observed > bound)")
@@ -442,19 +489,19 @@ def libol_figure(table: pd.DataFrame) -> Figure | None:
         return None
     cp = _one_per_learner(cp)
     styles = learner_styles(table)
-    streams = sorted(cp["stream_label"].unique())
+    streams = ordered(cp["stream_label"])
     fig = Figure(figsize=(4.2 * len(metrics), 3.1 * len(streams) + 0.8), layout="constrained")
     grid = fig.subplots(len(streams), len(metrics), squeeze=False)
     for row, stream in zip(grid, streams):
         sub = cp[cp["stream_label"].eq(stream)]
         for ax, metric in zip(row, metrics):
             band = mean_band(sub, metric, ["learner_label"])
-            for learner, g in band.groupby("learner_label", sort=True):
+            for learner, g in _groups(band, "learner_label"):
                 ax.plot(g["t"], g["mean"], label=learner, **styles[learner])
             ax.set_xlabel(LABELS["t"])
             ax.set_ylabel(LABELS[metric])
             ax.set_ylim(bottom=0)
-        row[1 if len(row) > 1 else 0].set_title(wrap_name(stream, width=90))
+        row[1 if len(row) > 1 else 0].set_title(wrap(stream, width=90))
     fig.suptitle("Online performance (mean over seeds)")
     _figure_legend(fig, list(grid.ravel()))
     return fig
@@ -541,8 +588,8 @@ def final_boxplot_figure(table: pd.DataFrame, *, metric: str = "mistake_rate") -
         fin = _one_per_learner(fin)
     fin = fin.dropna(subset=[metric])
     styles = learner_styles(table)
-    streams = sorted(fin["stream_label"].unique())
-    learners = sorted(fin["learner_label"].unique())
+    streams = ordered(fin["stream_label"])
+    learners = ordered(fin["learner_label"])
     fig, axes = _panels(len(streams), ncols=1, size=(7.5, 0.45 * len(learners) + 1.4))
     rng = np.random.default_rng(0)                 # jitter of the seed dots only
     for ax, stream in zip(axes, streams):
@@ -561,7 +608,7 @@ def final_boxplot_figure(table: pd.DataFrame, *, metric: str = "mistake_rate") -
         ax.invert_yaxis()
         ax.grid(axis="y", visible=False)
         ax.set_xlabel(LABELS.get(metric, metric) + " at the final round")
-        ax.set_title(wrap_name(stream, width=90))
+        ax.set_title(wrap(stream, width=90))
     fig.suptitle(f"Final {metric.replace('_', ' ')} over seeds")
     return fig
 

@@ -18,7 +18,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from olbench.plots import CAPTIONS, bound_flag, drop_param, final_rows, ok_rows
+from olbench.plots import CAPTIONS, bound_flag, final_rows, label, natural_key, ok_rows
 
 KEYS = ["stream", "learner", "comparator"]
 METRICS = ("mistake_rate", "cum_loss", "regret", "updates", "time_s")
@@ -30,8 +30,7 @@ _STATUS_ORDER = {"violated": 0, "holds": 1, "skipped": 2}
 def _labelled(table: pd.DataFrame) -> pd.DataFrame:
     """Names without ``seed=``, and a comparator label (``—`` when there is none)."""
     comp = table["comparator"] if "comparator" in table else pd.Series(None, index=table.index)
-    return table.assign(stream=table["stream"].map(drop_param),
-                        learner=table["learner"].map(drop_param),
+    return table.assign(stream=label(table, "stream"), learner=label(table, "learner"),
                         comparator=comp.map(lambda c: NONE if c is None or pd.isna(c) else str(c)))
 
 
@@ -63,7 +62,12 @@ def mean_pm(mean: float, std: float) -> str:
 
 
 def _sorted_unique(values) -> list:
-    return sorted({v for v in values if v is not None and not pd.isna(v)}, key=str)
+    return sorted({v for v in values if v is not None and not pd.isna(v)}, key=natural_key)
+
+
+def _natural_order(df: pd.DataFrame, by: list[str]) -> pd.DataFrame:
+    order = sorted(range(len(df)), key=lambda i: tuple(natural_key(df[c].iloc[i]) for c in by))
+    return df.iloc[order].reset_index(drop=True)
 
 
 # --------------------------------------------------------------------------- summary
@@ -88,7 +92,7 @@ def summary_table(table: pd.DataFrame) -> pd.DataFrame:
     holds = ok.groupby(KEYS)["bound_holds"].agg(holds_mark).rename("bounds_hold")
     out = counts.join(stats).join(holds)
     out["bounds_hold"] = out["bounds_hold"].fillna(NONE)
-    return out.reset_index()
+    return _natural_order(out.reset_index(), KEYS)
 
 
 def display_summary(summary: pd.DataFrame) -> pd.DataFrame:
@@ -194,9 +198,8 @@ def bound_checks(table: pd.DataFrame) -> pd.DataFrame:
                     failed["run_id"].nunique(), np.nan if worst is None else worst["r"],
                     NONE if worst is None else f"seed={worst['seed']}, t={int(worst['t'])}",
                     "; ".join(map(str, _sorted_unique(g["skip_reason"]))) or NONE))
-    df = pd.DataFrame(out, columns=cols)
-    return (df.assign(_o=df["status"].map(_STATUS_ORDER))
-              .sort_values(["_o"] + KEYS + ["bound_name"], kind="stable")
+    df = _natural_order(pd.DataFrame(out, columns=cols), KEYS + ["bound_name"])
+    return (df.assign(_o=df["status"].map(_STATUS_ORDER)).sort_values("_o", kind="stable")
               .drop(columns="_o").reset_index(drop=True))
 
 

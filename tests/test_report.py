@@ -137,6 +137,20 @@ def test_failed_runs_lists_errors_before_skips(table):
     assert failed["status"].iloc[0] == "error: LinAlgError: singular matrix"
 
 
+def test_a_run_that_failed_before_its_names_were_known(table):
+    # The grid writes such a row: identification keys and the message, no names, no t.
+    row = pd.DataFrame({"run_id": ["early"], "seed": [4], "stream_key": ["noisy"],
+                        "learner_key": ["pa"], "status": ["error: ValueError: C must be > 0"],
+                        "traceback": ["..."]})
+    t = pd.concat([table, row], ignore_index=True)
+    failed = report.failed_runs(t)
+    assert failed.iloc[0][["run_id", "stream", "learner"]].tolist() == ["early", "noisy", "pa"]
+    s = report.summary_table(t)
+    assert s[s["learner"] == "pa"][["runs", "ok", "errors"]].values.tolist() == [[1, 0, 1]]
+    pd.testing.assert_frame_equal(s[s["learner"] != "pa"].reset_index(drop=True),
+                                  report.summary_table(table), check_dtype=False)
+
+
 # --------------------------------------------------------------------------- report.md
 def test_write_report(table, tmp_path):
     figs = tmp_path / "figures"
