@@ -17,11 +17,13 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any, Iterator
 
 import numpy as np
 import scipy.sparse as sp
 
+from olbench.kernels.checks import first_non_finite_row
 from olbench.losses import Loss, get_loss, mistakes, predicted_labels
 
 DEFAULT_LOSS = {"classification": "hinge", "regression": "squared"}
@@ -34,7 +36,8 @@ class Trace:
 
     ``margins[t]`` is the learner's output p_t, recorded before y_t was revealed;
     ``updated[t]`` says whether the update rule fired; ``losses[t]`` is the per-example
-    loss named ``loss_name``; ``time_s`` is the wall time of the compiled loop alone.
+    loss ``loss_fn`` (named ``loss_name``); ``time_s`` is the wall time of the compiled loop
+    alone.
     """
 
     learner: str
@@ -43,13 +46,21 @@ class Trace:
     margins: np.ndarray
     y: np.ndarray
     updated: np.ndarray
-    loss_name: str
-    losses: np.ndarray
+    loss_fn: Loss = field(repr=False)
     time_s: float
     state: dict[str, np.ndarray] = field(repr=False)
     n_features: int = 0
     time_rows: np.ndarray = field(default_factory=lambda: np.zeros(0, int), repr=False)
     time_cum: np.ndarray = field(default_factory=lambda: np.zeros(0), repr=False)
+
+    @property
+    def loss_name(self) -> str:
+        return self.loss_fn.name
+
+    @cached_property
+    def losses(self) -> np.ndarray:
+        """Per-round values of the trace's loss (computed on first use)."""
+        return self.loss_fn(self.margins, self.y)
 
     @property
     def n(self) -> int:
@@ -121,14 +132,15 @@ class _Labels:
         if not np.issubdtype(y.dtype, np.number):
             raise ValueError(f"classification labels must be numbers in {{-1, +1}} (or {{0, 1}},"
                              f" bool), got dtype {y.dtype}")
-        values = np.unique(y)
-        bad = values[~np.isin(values, (-1, 0, 1))]
-        if bad.size:
+        is_minus, is_zero = y == -1, y == 0
+        if not (is_minus | is_zero | (y == 1)).all():  # O(n); np.unique only to report
+            values = np.unique(y)
+            bad = values[~np.isin(values, (-1, 0, 1))]
             raise ValueError(f"classification labels must be in {{-1, +1}} (or {{0, 1}}, bool); "
                              f"found labels not allowed: {_preview(bad)} (rows {offset}.."
                              f"{offset + n_rows - 1}); map them first, e.g. y = np.where(y == "
                              f"positive, 1, -1)")
-        has_minus, has_zero = bool((values == -1).any()), bool((values == 0).any())
+        has_minus, has_zero = bool(is_minus.any()), bool(is_zero.any())
         if has_minus and has_zero:
             raise ValueError("labels mix -1 and 0: use {-1, +1} or {0, 1}, not both")
         scheme = "pm1" if has_minus else "01" if has_zero else self.scheme
@@ -136,6 +148,8 @@ class _Labels:
             raise ValueError(f"labels switch from {self._show(self.scheme)} to "
                              f"{self._show(scheme)} at rows {offset}..: use one label set")
         self.scheme = scheme or self.scheme
+        if y.dtype == np.float64 and not has_zero:
+            return y  # already {-1, +1} float64: no copy (the kernels never write to y)
         return np.where(y > 0, 1.0, -1.0)
 
     @staticmethod
@@ -173,7 +187,8 @@ def _features(X: Any, offset: int):
     if X.ndim != 2:
         raise ValueError(f"features must be a 2-D array (rows x features), got shape {X.shape}")
     X = np.ascontiguousarray(X, dtype=np.float64)
-    _check_finite_rows(~np.isfinite(X).all(axis=1), offset, "a feature")
+    if X.size and first_non_finite_row(X) >= 0:
+        _check_finite_rows(~np.isfinite(X).all(axis=1), offset, "a feature")
     return X
 
 
@@ -258,12 +273,13 @@ def run(learner, X: Any, y: Any = None, *, loss: str | Loss | None = None,
     if offset == 0:
         raise ValueError("empty stream: there are no rows to learn from")
     learner._finalize()
-    margins_all, y_all = np.concatenate(margins), np.concatenate(ys)
+    margins_all, y_all, updated_all = (parts[0] if len(parts) == 1 else np.concatenate(parts)
+                                       for parts in (margins, ys, updated))
     loss_fn = loss if isinstance(loss, Loss) else get_loss(loss or DEFAULT_LOSS[task])
     state = learner.state_
     return Trace(learner=learner.name, task=task, tie=tie or learner.tie,
-                 margins=margins_all, y=y_all, updated=np.concatenate(updated),
-                 loss_name=loss_fn.name, losses=loss_fn(margins_all, y_all), time_s=elapsed,
+                 margins=margins_all, y=y_all, updated=updated_all,
+                 loss_fn=loss_fn, time_s=elapsed,
                  state={"w": state.w.copy(), "A": state.A.copy(), "s": state.s.copy()},
                  n_features=learner.n_features_, time_rows=np.array(time_rows),
                  time_cum=np.array(time_cum))

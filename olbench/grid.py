@@ -40,7 +40,8 @@ from omegaconf import DictConfig, ListConfig, OmegaConf
 from olbench.results import RunStore, versions
 
 CONF_DIR = Path(__file__).resolve().parents[1] / "conf"
-GROUPS = {"streams": "stream", "learners": "learner", "comparators": "comparator"}
+#: runs on streams of at most this many features keep their final weights (``final_w``)
+MAX_D_FOR_WEIGHTS = 3
 
 
 class GridError(ValueError):
@@ -206,6 +207,8 @@ def run_task(task: Task) -> pd.DataFrame:
         rows["status"] = "ok"
         ident.update(stream_n=meta.n, stream_d=meta.d, stream_radius=meta.radius,
                      stream_margin=meta.margin, stream_fingerprint=meta.fingerprint)
+        if meta.d <= MAX_D_FOR_WEIGHTS:  # small enough to keep: decision-boundary figures
+            ident["final_w"] = json.dumps(trace.state["w"].tolist())
     except Exception as error:  # recorded as a row; the grid goes on
         message = f"error: {type(error).__name__}: {error}"
         rows = pd.DataFrame({"status": [message],
