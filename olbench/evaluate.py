@@ -276,11 +276,10 @@ def run(learner, X: Any, y: Any = None, *, loss: str | Loss | None = None,
     margins_all, y_all, updated_all = (parts[0] if len(parts) == 1 else np.concatenate(parts)
                                        for parts in (margins, ys, updated))
     loss_fn = loss if isinstance(loss, Loss) else get_loss(loss or DEFAULT_LOSS[task])
-    state = learner.state_
     return Trace(learner=learner.name, task=task, tie=tie or learner.tie,
                  margins=margins_all, y=y_all, updated=updated_all,
                  loss_fn=loss_fn, time_s=elapsed,
-                 state={"w": state.w.copy(), "A": state.A.copy(), "s": state.s.copy()},
+                 state=learner.export_state(),
                  n_features=learner.n_features_, time_rows=np.array(time_rows),
                  time_cum=np.array(time_cum))
 

@@ -11,13 +11,12 @@ P_0 = a I and noise variance r), on every round::
     mu <- mu + (y - m) Sigma x / (v + r),  Sigma <- Sigma - Sigma x x' Sigma / (v + r)
 
 Both are mu += e beta Sigma x, Sigma -= beta Sigma x x' Sigma with e = (1 - y m) y or y - m,
-so one step serves both tasks. Full covariance: ``A`` = Sigma (d x d); diagonal: ``A`` = one
-row holding diag(Sigma), downdated on its diagonal only (the paper's diagonal approximation).
+so one step serves both tasks. Full covariance: ``A[:d]`` = Sigma (d x d) and ``A[d]`` is
+scratch for Sigma x; diagonal: ``A`` = one row holding diag(Sigma), downdated on its diagonal
+only (the paper's diagonal approximation).
 """
 
 from collections import namedtuple
-
-import numpy as np
 
 from olbench._jit import inline
 from olbench.kernels.loop import make_kernel
@@ -34,7 +33,7 @@ def predict(params, idx, val, w, A, s):
 
 @inline
 def _step_full(params, idx, val, e, w, A):
-    sigma_x = np.empty(w.shape[0])
+    sigma_x = A[w.shape[0]]  # the scratch row after Sigma (allocating costs 20% at d = 20)
     symmetric_matvec(A, idx, val, sigma_x)
     v = dot(sigma_x, idx, val)
     if v <= 0.0:

@@ -39,8 +39,23 @@ class AROW(Learner, key="arow"):
         return rule.Params(float(self.r))
 
     def init_state(self, d):
-        sigma = np.full((1, d), float(self.a)) if self.diagonal else float(self.a) * np.eye(d)
-        return State(np.zeros(d), sigma, np.zeros(1))
+        if self.diagonal:
+            return State(np.zeros(d), np.full((1, d), float(self.a)), np.zeros(1))
+        # Sigma, then one scratch row for Sigma x (see olbench.kernels.arow)
+        return State(np.zeros(d), np.vstack([float(self.a) * np.eye(d), np.zeros(d)]),
+                     np.zeros(1))
+
+    def export_state(self):
+        state = super().export_state()
+        if not self.diagonal:
+            state["A"] = state["A"][:-1]
+        return state
+
+    @property
+    def covariance_(self) -> np.ndarray:
+        """Sigma (full), or its diagonal as a vector (``diagonal=True``)."""
+        A = self.state_.A
+        return A[0].copy() if self.diagonal else A[:-1].copy()
 
 
 class AROWRegressor(AROW, key="arow_regression"):

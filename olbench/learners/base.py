@@ -71,6 +71,11 @@ class Learner(Component):
         self.n_features_ = int(d)
         return self
 
+    def export_state(self) -> dict[str, np.ndarray]:
+        """Copies of the meaningful state arrays (rules may keep scratch space in them)."""
+        state = self.state_
+        return {"w": state.w.copy(), "A": state.A.copy(), "s": state.s.copy()}
+
     @property
     def is_initialised(self) -> bool:
         return getattr(self, "state_", None) is not None
