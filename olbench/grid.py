@@ -160,7 +160,8 @@ def validate(tasks: list[Task]) -> None:
                 instantiate(spec, _convert_="all").validate()
             except Exception as error:
                 cause = error.__cause__ or error
-                raise GridError(f"{role} {spec.get('_target_')}: {cause}") from error
+                raise GridError(f"{role} {_key_of(spec) or spec.get('_target_')}: {cause}"
+                                ) from error
 
 
 # ----------------------------------------------------------------------------- one run

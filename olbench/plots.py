@@ -528,6 +528,14 @@ def _boundary_segment(w: np.ndarray, box: tuple[float, float, float, float]):
     return [p[0] - span * d[0], p[0] + span * d[0]], [p[1] - span * d[1], p[1] + span * d[1]]
 
 
+def _crosses(w: np.ndarray, box: tuple[float, float, float, float]) -> bool:
+    """Does the line w.(x1, x2[, 1]) = 0 pass through the box (corners on both sides)?"""
+    x0, x1, y0, y1 = box
+    corners = np.array([[x0, y0], [x0, y1], [x1, y0], [x1, y1]])
+    values = corners @ w[:2] + (w[2] if len(w) == 3 else 0.0)
+    return bool(values.min() <= 0 <= values.max())
+
+
 @_styled
 def decision_boundaries_figure(X, y, learners_w: Mapping[str, np.ndarray], *,
                                title: str | None = None,
@@ -555,14 +563,15 @@ def decision_boundaries_figure(X, y, learners_w: Mapping[str, np.ndarray], *,
         style = styles.get(name) or styles.get(drop_param(name)) or {"color": "k"}
         if seg is None:
             ax.plot([], [], label=f"{name} (w = 0: no boundary)", **style)
+        elif not _crosses(w, box):
+            ax.plot([], [], label=f"{name} (boundary outside this view)", **style)
         else:
             ax.plot(*seg, label=name, **style)
     ax.set_xlim(box[0], box[1])
     ax.set_ylim(box[2], box[3])
-    ax.set_aspect("equal", adjustable="box")
     ax.set_xlabel("$x_1$")
     ax.set_ylabel("$x_2$")
-    ax.set_title(title or "Final decision boundaries $w \\cdot x = 0$")
+    ax.set_title(wrap(title) if title else "Final decision boundaries $w \\cdot x = 0$")
     ax.grid(False)
     _figure_legend(fig, [ax])
     return fig

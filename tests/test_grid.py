@@ -54,7 +54,7 @@ def test_bad_grids_are_refused_with_a_clear_message(grid, message):
 
 def test_bad_parameter_is_refused_before_any_run():
     tasks = _tasks(grid={**GRID, "learners": [{"key": "pa", "params": {"C": -1.0}}]})
-    with pytest.raises(GridError, match=r"learner olbench.learners.pa.PA: PA: invalid C=-1.0"):
+    with pytest.raises(GridError, match=r"learner pa: PA: invalid C=-1.0"):
         validate(tasks)
 
 

@@ -1,0 +1,117 @@
+"""The `olbench` command, end to end, as a user runs it (real processes, real files)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+OLBENCH = [sys.executable, "-c", "from olbench.cli import main; main()"]
+
+
+def olbench(*args: str, cwd: Path = ROOT, timeout: float = 300) -> subprocess.CompletedProcess:
+    return subprocess.run([*OLBENCH, *args], cwd=cwd, capture_output=True, text=True,
+                          timeout=timeout, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+
+
+def _only_folder(parent: Path) -> Path:
+    (folder,) = [p for p in parent.iterdir() if p.is_dir()]
+    return folder
+
+
+def test_help_lists_groups_options_and_examples():
+    out = olbench("--help")
+    assert out.returncode == 0, out.stderr
+    for text in ("learner: ", "stream: ", "comparator: ", "experiment: ", "run.n_jobs",
+                 "olbench experiment=novikoff", "perceptron", "pa_vs_arow_outliers"):
+        assert text in out.stdout, text
+
+
+def test_unknown_learner_lists_the_choices():
+    out = olbench("learner=perceptrn")
+    assert out.returncode != 0
+    assert "Could not find 'learner/perceptrn'" in out.stderr
+    assert "perceptron" in out.stderr and "arow" in out.stderr
+
+
+def test_invalid_value_names_parameter_and_range(tmp_path):
+    out = olbench("learner=pa", "learner.C=-1", f"run.output_dir={tmp_path}")
+    assert out.returncode == 2
+    assert "olbench: learner pa: PA: invalid C=-1; C must be a number in (0, inf]" in out.stderr
+    assert not any(tmp_path.iterdir())  # nothing ran
+
+
+def test_single_cell_writes_table_summary_report_and_figures(tmp_path):
+    out = olbench("learner=pa", "stream=noisy", "stream.flip_rate=0.1", "stream.n=400",
+                  "run.seeds=[0,1]", "run.n_jobs=1", f"run.output_dir={tmp_path}")
+    assert out.returncode == 0, out.stderr
+    folder = _only_folder(tmp_path / "single")
+    table = pd.read_parquet(folder / "results.parquet")
+    assert table["run_id"].nunique() == 2 and (table["status"] == "ok").all()
+    assert set(table["stream_flip_rate"]) == {0.1} and set(table["stream_n"]) == {400}
+    assert table["learner"].iloc[0] == "PA[C=1.0,variant=pa1]"
+    summary = pd.read_csv(folder / "summary.csv")
+    final = table[table["t"] == 400].drop_duplicates("run_id")
+    assert summary["mistake_rate_mean"].iloc[0] == pytest.approx(final["mistake_rate"].mean())
+    report = (folder / "report.md").read_text()
+    assert "PA[C=1.0,variant=pa1]" in report and "![" in report
+    pngs = sorted(p.name for p in (folder / "figures").glob("*.png"))
+    assert {"mistakes.png", "regret.png", "libol.png"} <= set(pngs)
+    assert "PA[C=1.0,variant=pa1]" in out.stdout  # the summary printed at the end
+
+
+def test_showcase_default_run_from_cold_cache(tmp_path):
+    """`olbench` with no arguments (here only the output folders moved) runs the showcase."""
+    start = time.perf_counter()
+    out = olbench(f"run.output_dir={tmp_path}", f"run.cache_dir={tmp_path / 'cache'}")
+    elapsed = time.perf_counter() - start
+    assert out.returncode == 0, out.stderr[-2000:]
+    folder = _only_folder(tmp_path / "showcase")
+    table = pd.read_parquet(folder / "results.parquet")
+    assert table["run_id"].nunique() == 24 and (table["status"] == "ok").all()
+    checks = table.dropna(subset=["bound"]).drop_duplicates(["run_id", "t", "bound_name"])
+    assert len(checks) and checks["bound_holds"].astype(bool).all()
+    assert (folder / "report.md").exists() and (folder / "figures" / "libol.pdf").exists()
+    print(f"showcase: {elapsed:.1f} s")
+
+
+def test_interrupted_grid_resumes_without_losing_or_redoing_work(tmp_path):
+    """Kill `olbench` mid-grid (SIGKILL: no clean-up), run it again: finished runs are kept
+    as they were, the rest is completed, nothing is duplicated."""
+    args = ["experiment=novikoff", "run.seeds=[0,1,2,3,4,5]", "run.n_jobs=1",
+            "run.figures=false", f"run.output_dir={tmp_path}", "run.progress=false",
+            "run.cache_dir=null"]
+    process = subprocess.Popen([*OLBENCH, *args], cwd=ROOT, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL, start_new_session=True)
+    runs = None
+    deadline = time.time() + 240
+    try:
+        while time.time() < deadline:
+            found = list(tmp_path.glob("novikoff/*/runs/*.parquet"))
+            if len(found) >= 3:
+                runs = found[0].parent
+                break
+            if process.poll() is not None:
+                pytest.fail("olbench finished before it could be interrupted")
+            time.sleep(0.05)
+    finally:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait()
+    assert runs is not None, "no run finished in time"
+    before = {p.name: p.stat().st_mtime_ns for p in runs.glob("*.parquet")}
+    assert 3 <= len(before) < 36
+    out = olbench(*args)
+    assert out.returncode == 0, out.stderr[-2000:]
+    after = {p.name: p.stat().st_mtime_ns for p in runs.glob("*.parquet")}
+    assert len(after) == 36
+    assert all(after[name] == mtime for name, mtime in before.items())
+    table = pd.read_parquet(runs.parent / "results.parquet")
+    assert table["run_id"].nunique() == 36 and (table["status"] == "ok").all()
+    assert not list(runs.glob(".*.tmp"))  # no half-written file was left behind or read
