@@ -169,8 +169,9 @@ def _check_finite_rows(bad_rows: np.ndarray, offset: int, what: str) -> None:
                          + (f" (and {rows.size - 1} more rows)" if rows.size > 1 else ""))
 
 
-def _features(X: Any, offset: int):
-    """Dense C-contiguous float64 rows, or canonical CSR float64; NaN/inf rejected."""
+def _features(X: Any, offset: int, check_dense: bool = True):
+    """Dense C-contiguous float64 rows, or canonical CSR float64; NaN/inf rejected (dense
+    rows only if ``check_dense``: :func:`run`'s compiled loop catches them itself)."""
     if sp.issparse(X):
         X = sp.csr_matrix(X, dtype=np.float64)  # copies unless already CSR float64
         if not X.has_canonical_format:
@@ -187,9 +188,17 @@ def _features(X: Any, offset: int):
     if X.ndim != 2:
         raise ValueError(f"features must be a 2-D array (rows x features), got shape {X.shape}")
     X = np.ascontiguousarray(X, dtype=np.float64)
-    if X.size and first_non_finite_row(X) >= 0:
+    if check_dense and X.size and first_non_finite_row(X) >= 0:
         _check_finite_rows(~np.isfinite(X).all(axis=1), offset, "a feature")
     return X
+
+
+def _non_finite_output(X, offset: int, row: int) -> None:
+    """The loop stopped at ``row`` on a NaN/inf output: name the bad input rows, or overflow."""
+    if not sp.issparse(X):
+        _check_finite_rows(~np.isfinite(X).all(axis=1), offset, "a feature")
+    raise ValueError(f"the prediction is NaN or infinite at row {row} although the features are "
+                     f"finite: w.x overflowed (features or weights too large; rescale the data)")
 
 
 def _chunks(X: Any, y: Any, chunk_size: int | None) -> Iterator[tuple[Any, Any]]:
@@ -240,7 +249,7 @@ def run(learner, X: Any, y: Any = None, *, loss: str | Loss | None = None,
     time_rows: list[int] = []
     time_cum: list[float] = []
     for X_chunk, y_chunk in _chunks(X, y, chunk_size):
-        X_chunk = _features(X_chunk, offset)
+        X_chunk = _features(X_chunk, offset, check_dense=False)
         n_rows, d = X_chunk.shape
         if n_rows == 0:
             continue
@@ -263,9 +272,12 @@ def run(learner, X: Any, y: Any = None, *, loss: str | Loss | None = None,
         begin = 0
         for end in cuts:
             start = time.perf_counter()
-            _call_kernel(kernel.run_dense, kernel.run_csr, learner, X_chunk[begin:end],
-                         y_chunk[begin:end], m[begin:end], u[begin:end])
+            stopped = _call_kernel(kernel.run_dense, kernel.run_csr, learner,
+                                   X_chunk[begin:end], y_chunk[begin:end], m[begin:end],
+                                   u[begin:end])
             elapsed += time.perf_counter() - start
+            if stopped >= 0:
+                _non_finite_output(X_chunk, offset, offset + begin + stopped)
             time_rows.append(offset + end), time_cum.append(elapsed)
             begin = end
         margins.append(m), ys.append(y_chunk), updated.append(u)

@@ -14,12 +14,21 @@ def _xy(n=6, d=3):
     return rng.standard_normal((n, d)), np.where(rng.random(n) < 0.5, -1.0, 1.0)
 
 
+@pytest.mark.parametrize("row", [0, 4])
 @pytest.mark.parametrize("bad", [np.nan, np.inf, -np.inf])
-def test_non_finite_feature_names_the_row(bad, as_format):
+def test_non_finite_feature_names_the_row(bad, row, as_format):
     X, y = _xy()
-    X[4, 1] = bad
-    with pytest.raises(ValueError, match=r"a feature is NaN or infinite in row 4$"):
-        run(make_learner("pa"), as_format(X), y)
+    X[row, 1] = bad
+    for key in ("pa", "perceptron", "arow"):
+        with pytest.raises(ValueError, match=rf"a feature is NaN or infinite in row {row}$"):
+            run(make_learner(key), as_format(X), y)
+
+
+def test_overflowing_prediction_is_an_error_not_a_number():
+    X = np.full((3, 2), 1e200)
+    with pytest.raises(ValueError, match=r"NaN or infinite at row 1 although the features are "
+                                         r"finite: w.x overflowed"):
+        run(make_learner("perceptron"), X, np.array([1.0, -1.0, 1.0]))
 
 
 def test_non_finite_rows_counted_and_offset_by_chunk():

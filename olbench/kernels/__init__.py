@@ -14,9 +14,11 @@ loop serves them all (tuples of arrays cost 2x in numba's hot loop; fixed slots 
 Parameters come in as a namedtuple of numbers (``params.C``), built once by the Python front;
 the namedtuple class must be called ``Params`` and live at module level, so that it pickles
 by reference and numba's on-disk cache hits across processes.
-A rule is two inline functions, ``predict(params, idx, val, w, A, s)`` and
+A rule is two inline functions, ``predict(params, idx, val, w, A, s)`` (linear learners share
+``rows.linear_predict``) and
 ``update(params, idx, val, y, margin, w, A, s)``; :func:`olbench.kernels.loop.make_kernel`
-generates the loops. Rows are (idx, val) pairs handled by :mod:`olbench.kernels.rows`
+generates the loops, which stop at the first NaN/inf output (how non-finite inputs are caught
+without a pass of their own). Rows are (idx, val) pairs handled by :mod:`olbench.kernels.rows`
 (``idx is None`` for dense rows), so each rule is written once for both formats.
 
 How the learners still to come plug in

@@ -21,14 +21,9 @@ from collections import namedtuple
 from olbench._jit import inline
 from olbench.kernels.loop import make_kernel
 from olbench.kernels.rows import (axpy, diag_axpy, diag_downdate, diag_quad, dot,
-                                  rank_one_downdate, symmetric_matvec)
+                                  linear_predict, rank_one_downdate, symmetric_matvec)
 
 Params = namedtuple("Params", ["r"])
-
-
-@inline
-def predict(params, idx, val, w, A, s):
-    return dot(w, idx, val)
 
 
 @inline
@@ -82,7 +77,11 @@ def update_regression_diag(params, idx, val, y, margin, w, A, s):
     return True
 
 
-CLASSIFICATION = {False: make_kernel("arow.full", predict, update_full),
-                  True: make_kernel("arow.diag", predict, update_diag)}
-REGRESSION = {False: make_kernel("arow.regression_full", predict, update_regression_full),
-              True: make_kernel("arow.regression_diag", predict, update_regression_diag)}
+CLASSIFICATION = {
+    False: make_kernel("arow.full", linear_predict, update_full),
+    True: make_kernel("arow.diag", linear_predict, update_diag),
+}
+REGRESSION = {
+    False: make_kernel("arow.regression_full", linear_predict, update_regression_full),
+    True: make_kernel("arow.regression_diag", linear_predict, update_regression_diag),
+}

@@ -22,6 +22,7 @@ the cached loops (numba alone would keep a stale copy of an inlined callee).
 from __future__ import annotations
 
 import hashlib
+import math  # noqa: F401  (used by the templates)
 import types
 from dataclasses import dataclass
 from pathlib import Path
@@ -37,11 +38,17 @@ _SOURCE_HASH = hashlib.sha256(
 # ----------------------------------------------------------------------------- templates
 # `predict` and `update` are not defined in this module: each generated loop gets them as
 # globals (see _bind). Do not call the templates directly.
+# The run loops return -1, or the first row whose output is NaN or infinite: it stops there,
+# before that row's update. A non-finite feature always makes w.x non-finite, so this is how
+# NaN/inf inputs are caught without a separate pass over the data (olbench.evaluate).
 def _run_dense(params, w, A, s, X, y, margins, updated):
     for t in range(X.shape[0]):
         x = X[t]
         margins[t] = predict(params, None, x, w, A, s)  # noqa: F821  (bound per rule)
+        if not math.isfinite(margins[t]):
+            return t
         updated[t] = update(params, None, x, y[t], margins[t], w, A, s)  # noqa: F821
+    return -1
 
 
 def _run_csr(params, w, A, s, indptr, indices, data, y, margins, updated):
@@ -49,7 +56,10 @@ def _run_csr(params, w, A, s, indptr, indices, data, y, margins, updated):
         start, stop = indptr[t], indptr[t + 1]
         idx, val = indices[start:stop], data[start:stop]
         margins[t] = predict(params, idx, val, w, A, s)  # noqa: F821
+        if not math.isfinite(margins[t]):
+            return t
         updated[t] = update(params, idx, val, y[t], margins[t], w, A, s)  # noqa: F821
+    return -1
 
 
 def _predict_dense(params, w, A, s, X, margins):

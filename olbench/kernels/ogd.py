@@ -11,14 +11,9 @@ from collections import namedtuple
 
 from olbench._jit import inline
 from olbench.kernels.loop import make_kernel
-from olbench.kernels.rows import axpy, dot, project_l2_ball
+from olbench.kernels.rows import axpy, linear_predict, project_l2_ball
 
 Params = namedtuple("Params", ["eta", "sqrt_schedule", "radius"])
-
-
-@inline
-def predict(params, idx, val, w, A, s):
-    return dot(w, idx, val)
 
 
 @inline
@@ -54,7 +49,7 @@ def update_squared(params, idx, val, y, margin, w, A, s):
 
 
 KERNELS = {
-    "hinge": make_kernel("ogd.hinge", predict, update_hinge),
-    "logistic": make_kernel("ogd.logistic", predict, update_logistic),
-    "squared": make_kernel("ogd.squared", predict, update_squared),
+    "hinge": make_kernel("ogd.hinge", linear_predict, update_hinge),
+    "logistic": make_kernel("ogd.logistic", linear_predict, update_logistic),
+    "squared": make_kernel("ogd.squared", linear_predict, update_squared),
 }

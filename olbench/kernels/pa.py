@@ -14,14 +14,9 @@ from collections import namedtuple
 
 from olbench._jit import inline
 from olbench.kernels.loop import make_kernel
-from olbench.kernels.rows import axpy, dot, sqnorm
+from olbench.kernels.rows import axpy, linear_predict, sqnorm
 
 Params = namedtuple("Params", ["tau_max", "ridge", "epsilon"])
-
-
-@inline
-def predict(params, idx, val, w, A, s):
-    return dot(w, idx, val)
 
 
 @inline
@@ -49,5 +44,5 @@ def update_regression(params, idx, val, y, margin, w, A, s):
     return True
 
 
-CLASSIFICATION = make_kernel("pa.classification", predict, update_classification)
-REGRESSION = make_kernel("pa.regression", predict, update_regression)
+CLASSIFICATION = make_kernel("pa.classification", linear_predict, update_classification)
+REGRESSION = make_kernel("pa.regression", linear_predict, update_regression)

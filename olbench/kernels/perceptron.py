@@ -7,14 +7,9 @@ from collections import namedtuple
 
 from olbench._jit import inline
 from olbench.kernels.loop import make_kernel
-from olbench.kernels.rows import axpy, dot, is_mistake
+from olbench.kernels.rows import axpy, is_mistake, linear_predict
 
 Params = namedtuple("Params", ["eta", "libol_tie"])
-
-
-@inline
-def predict(params, idx, val, w, A, s):
-    return dot(w, idx, val)
 
 
 @inline
@@ -25,4 +20,4 @@ def update(params, idx, val, y, margin, w, A, s):
     return True
 
 
-KERNEL = make_kernel("perceptron", predict, update)
+KERNEL = make_kernel("perceptron", linear_predict, update)

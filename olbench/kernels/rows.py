@@ -28,6 +28,12 @@ def dot(w, idx, val):
 
 
 @inline
+def linear_predict(params, idx, val, w, A, s):
+    """The predict rule of every linear learner: p = w . x."""
+    return dot(w, idx, val)
+
+
+@inline
 def axpy(w, a, idx, val):
     """w += a x"""
     if idx is None:
