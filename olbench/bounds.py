@@ -40,6 +40,8 @@ SOURCES = {
                         "Theorem 5",
     "ogd_regret": "Zinkevich (2003), ICML, Theorem 1; Hazan (2016), Introduction to Online "
                   "Convex Optimization, Theorem 3.1",
+    "arow_mistakes": "Crammer, Kulesza & Dredze (2009), Adaptive Regularization of Weight "
+                     "Vectors, NIPS, Theorem 2 (derived in olbench.bounds.arow_mistakes)",
 }
 
 
@@ -161,6 +163,33 @@ def pa2_squared_loss(R: float, C: float, u_norm: float, sq_hinge_sum: float) -> 
     return (R ** 2 + 1.0 / (2 * C)) * (u_norm ** 2 + 2 * C * sq_hinge_sum)
 
 
+def arow_mistakes(*, r: float, a: float, u_norm2: float, u_sq_margins: float, logdet: float,
+                  margin_updates: int, hinge_sum: float) -> float:
+    """AROW's mistakes M <= sqrt(r ||u||^2 / a + u'X_A u) sqrt(log det(I + a X_A / r) + U)
+    + sum_{t in M u U} g_t(u) - U, for any u.
+
+    Source: Crammer, Kulesza & Dredze (2009), Theorem 2 (there with a = 1). M: mistakes
+    (y_t p_t <= 0); U: updates without a mistake (0 < y_t p_t < 1); X_A = sum of x_t x_t' over
+    the update rounds M u U; g_t(u) = max(0, 1 - y_t u.x_t). Assumptions: full-covariance AROW
+    from mu = 0, Sigma = a I, parameter r.
+
+    Derivation (checked here, since the paper's text was not at hand): with A_t = Sigma_t^-1,
+    an update gives A_t = A_{t-1} + x x'/r and A_t mu_t = A_{t-1} mu_{t-1} + y x / r, so
+    u'A_T mu_T = (1/r) sum y_t u.x_t >= (M + U - sum g_t)/r. Sherman-Morrison gives
+    mu_t'A_t mu_t - mu_{t-1}'A_{t-1} mu_{t-1} = (1 - (1 - y m)^2 + v/r)/(r + v) with
+    v = x'Sigma_{t-1}x, which is <= (v/r)/(r + v) on a mistake and adds at most 1/r more on a
+    margin update; and (v/r)/(r + v) <= (1/r) log(det A_t / det A_{t-1}). Cauchy-Schwarz in
+    the A_T norm then gives the bound. ``logdet`` = log det(I + a X_A / r)
+    = d log a - log det Sigma_T, ``u_sq_margins`` = u'X_A u = sum over M u U of (u.x_t)^2.
+
+    >>> round(arow_mistakes(r=1.0, a=1.0, u_norm2=4.0, u_sq_margins=5.0, logdet=2.0,
+    ...                     margin_updates=2, hinge_sum=1.0), 6)
+    5.0
+    """
+    return (math.sqrt(r * u_norm2 / a + u_sq_margins) * math.sqrt(logdet + margin_updates)
+            + hinge_sum - margin_updates)
+
+
 def ogd_regret(T: float, D: float, G: float, eta: float | None = None,
                schedule: str = "sqrt") -> float:
     """Projected OGD regret against any u in K: sum_t f_t(w_t) - f_t(u) <= this.
@@ -240,6 +269,33 @@ def skipped(bound_name: str, quantity: str, reason: str) -> BoundCheck:
 
 
 # --------------------------------------------------------------------------- the table
+def _arow_checks(learner, margins, y, updated, cands, ctx: str, T: int) -> list[BoundCheck]:
+    """The AROW bound at the final round T (it needs Sigma_T, the learner's final state)."""
+    name, quantity = "arow_mistakes", "mistakes"
+    if learner.diagonal:
+        return [skipped(name, quantity, "the bound is for full-covariance AROW (diagonal=True)")]
+    if updated is None or not getattr(learner, "is_initialised", False):
+        return [skipped(name, quantity, "needs the learner's update flags and final Sigma")]
+    if T != len(y):
+        return [skipped(name, quantity, "needs Sigma at round T: only the final round has it")]
+    if not cands:
+        return [skipped(name, quantity, "no comparator with a u")]
+    sign, logdet_sigma = np.linalg.slogdet(learner.covariance_)
+    d = learner.covariance_.shape[0]
+    logdet = d * math.log(float(learner.a)) - logdet_sigma
+    mistaken = _mistakes(margins, y, "novikoff")
+    on_update = np.asarray(updated, bool)
+    margin_updates = int((on_update & ~mistaken).sum())
+    values = []
+    for fit in cands:
+        z = fit.margins[on_update]
+        values.append(arow_mistakes(
+            r=float(learner.r), a=float(learner.a), u_norm2=float(fit.u @ fit.u),
+            u_sq_margins=float(z @ z), logdet=logdet, margin_updates=margin_updates,
+            hinge_sum=float(np.maximum(0.0, 1.0 - y[on_update] * z).sum())))
+    return [check(name, quantity, min(values), int(mistaken.sum()), context=f"{ctx} T={T}")]
+
+
 def _fits_with_u(fits) -> list:
     return [f for f in (fits or {}).values() if getattr(f, "ok", False) and f.u is not None]
 
@@ -259,7 +315,8 @@ def bound_table(learner, margins, y, updated=None, *, R: float | None, checkpoin
 
     ``learner``: the learner object (its ``key`` and hyper-parameters decide which bounds
     apply: perceptron -> Novikoff, Freund-Schapire; pa -> PA / PA-I / PA-II by variant;
-    ogd -> OGD regret). ``fits``: comparator fits by name; a ``max_margin`` fit supplies gamma
+    arow -> the AROW bound, at the final round, from the learner's final Sigma; ogd -> OGD
+    regret). ``fits``: comparator fits by name; a ``max_margin`` fit supplies gamma
     and the separable-case u, every fit with a ``u`` is a candidate for the data-dependent
     bounds (the smallest bound is reported: each is valid). ``comparator_loss`` and
     ``learner_loss``: cumulative losses at the checkpoints, for the regret bound (the comparator
@@ -327,6 +384,9 @@ def bound_table(learner, margins, y, updated=None, *, R: float | None, checkpoin
                 every(lambda T: check(name, quantity,
                                       min(fn(R, C, un, c[T - 1]) for un, c in cums),
                                       obs[T - 1], context=f"{ctx} T={T}"))
+    elif key == "arow":
+        rows += [(int(ks[-1]), c) for c in _arow_checks(learner, margins, y, updated, cands,
+                                                         ctx, int(ks[-1]))]
     elif key == "ogd":
         radius = getattr(learner, "radius", None)
         reason = None
