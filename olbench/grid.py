@@ -179,6 +179,41 @@ def _key_of(spec: dict) -> str | None:
     return getattr(get_class(spec["_target_"]), "key", None)
 
 
+def _file_stamp(spec: dict) -> tuple | None:
+    """(resolved path, size, mtime) of a file-backed stream: part of its cache key."""
+    if "path" not in spec:
+        return None
+    from olbench.streams.files import resolve_path
+
+    path = resolve_path(spec["path"])
+    stat = path.stat()
+    return str(path), stat.st_size, stat.st_mtime_ns
+
+
+def _materialize(spec: dict, stamp: tuple | None):
+    stream = instantiate(spec, _convert_="all")
+    X, y = stream.materialize()
+    return X, y, stream.meta
+
+
+def load_stream(spec: dict, cache_dir: str | None, whole: bool):
+    """The stream of a task: ``(stream, None)`` to run chunk by chunk in constant memory, or
+    with ``whole=True`` (comparators need all the data anyway) ``(stream, (X, y, meta))``.
+    Parsed file streams are cached on disk (joblib.Memory, keyed by the spec and the file's
+    size and mtime), so a grid parses each file once, not once per learner."""
+    stream = instantiate(spec, _convert_="all")
+    if not whole:
+        return stream, None
+    stamp = _file_stamp(spec)
+    if cache_dir and stamp is not None:
+        from joblib import Memory
+
+        cached = Memory(str(cache_dir), verbose=0).cache(_materialize)
+        return stream, cached(spec, stamp)
+    X, y = stream.materialize()
+    return stream, (X, y, stream.meta)
+
+
 def run_task(task: Task) -> pd.DataFrame:
     """Run one task and return its rows; an exception becomes one row with status=error."""
     import olbench
@@ -190,15 +225,16 @@ def run_task(task: Task) -> pd.DataFrame:
         "stream_key": _key_of(task.stream), "learner_key": _key_of(task.learner),
         **_flat_params("stream", task.stream), **_flat_params("learner", task.learner)}
     try:
-        stream = instantiate(task.stream, _convert_="all")
+        stream, whole = load_stream(task.stream, task.cache_dir, bool(task.comparators))
         learner = instantiate(task.learner, _convert_="all")
         ident.update(stream=stream.name, learner=learner.name)
-        meta = stream.meta
+        meta = stream.meta if whole is None else whole[2]
         ks = log_checkpoints(meta.n, task.checkpoints)
-        trace = olbench.run(learner, stream, loss=task.loss, checkpoints=ks)
+        data = (stream,) if whole is None else whole[:2]
+        trace = olbench.run(learner, *data, loss=task.loss, checkpoints=ks)
         fits = {}
         if task.comparators:
-            X, y = stream.materialize()
+            X, y, _ = whole
             for spec in task.comparators:
                 comparator = instantiate(spec, _convert_="all")
                 fits[comparator.name] = comparator.fit(X, y, meta, checkpoints=ks,

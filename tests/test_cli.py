@@ -115,3 +115,28 @@ def test_interrupted_grid_resumes_without_losing_or_redoing_work(tmp_path):
     table = pd.read_parquet(runs.parent / "results.parquet")
     assert table["run_id"].nunique() == 36 and (table["status"] == "ok").all()
     assert not list(runs.glob(".*.tmp"))  # no half-written file was left behind or read
+
+
+SHARED = ROOT.parent / "shared" / "data" / "libol" / "svmguide3.mat"
+
+
+@pytest.mark.skipif(not SHARED.exists(), reason="../shared/data/libol/svmguide3.mat not present")
+def test_libol_study_on_real_data(tmp_path):
+    out = olbench("experiment=libol_svmguide3", "run.seeds=[0,1]", "run.figures=false",
+                  f"run.output_dir={tmp_path}", f"run.cache_dir={tmp_path / 'cache'}")
+    assert out.returncode == 0, out.stderr[-2000:]
+    table = pd.read_parquet(_only_folder(tmp_path / "libol_svmguide3") / "results.parquet")
+    final = table[table["t"] == 1243].drop_duplicates("run_id")
+    assert len(final) == 12 and set(final["stream_d"]) == {21}
+    arow = final[final["learner_key"] == "arow"]["mistake_rate"]
+    perceptron = final[final["learner_key"] == "perceptron"]["mistake_rate"]
+    assert arow.max() < perceptron.min()  # the second-order learner wins, as in LIBOL
+    assert len(list((tmp_path / "cache").rglob("output.pkl"))) >= 2  # each permutation parsed once
+
+
+def test_multirun_sweeps_cells(tmp_path):
+    out = olbench("-m", "learner=pa,perceptron", "stream.n=200", "run.figures=false",
+                  "run.n_jobs=1", f"run.output_dir={tmp_path}", "run.progress=false")
+    assert out.returncode == 0, out.stderr[-2000:]
+    tables = [pd.read_parquet(p) for p in tmp_path.glob("single/*/results.parquet")]
+    assert sorted(t["learner_key"].iloc[0] for t in tables) == ["pa", "perceptron"]

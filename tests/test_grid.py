@@ -120,3 +120,26 @@ def test_same_table_sequential_loky_and_dask(tmp_path):
     assert (sequential["status"] == "ok").all()
     pd.testing.assert_frame_equal(_comparable(sequential), _comparable(loky))
     pd.testing.assert_frame_equal(_comparable(sequential), _comparable(dask))
+
+
+def test_file_streams_are_parsed_once_per_grid_and_reparsed_when_the_file_changes(tmp_path):
+    from sklearn.datasets import dump_svmlight_file
+
+    from olbench.grid import load_stream
+
+    rng = np.random.default_rng(0)
+    X = rng.standard_normal((200, 3))
+    path = tmp_path / "data.svm"
+    dump_svmlight_file(X, np.where(X[:, 0] > 0, 1, -1), str(path))
+    spec = {"_target_": "olbench.streams.Svmlight", "path": str(path)}
+    cache = tmp_path / "cache"
+    first = load_stream(spec, str(cache), whole=True)[1]
+    assert len(list(cache.rglob("output.pkl"))) == 1
+    again = load_stream(spec, str(cache), whole=True)[1]
+    assert len(list(cache.rglob("output.pkl"))) == 1  # a hit, not a second entry
+    assert (first[0] != again[0]).nnz == 0 and first[2].fingerprint == again[2].fingerprint
+    dump_svmlight_file(X[:100], np.ones(100), str(path))  # the file changes: parsed again
+    changed = load_stream(spec, str(cache), whole=True)[1]
+    assert changed[0].shape[0] == 100
+    stream, whole = load_stream(spec, str(cache), whole=False)  # no comparators: streamed
+    assert whole is None and hasattr(stream, "chunks")
