@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import sys
+import time
 from pathlib import Path
 from typing import Sequence
 
@@ -18,6 +19,7 @@ import numpy as np
 from omegaconf import DictConfig, OmegaConf
 
 from olbench.grid import CONF_DIR, GridError, Task, expand, run_grid, single_cell, validate
+from olbench.results import RunStore
 
 CELL_GROUPS = ("stream", "learner", "comparator")
 
@@ -31,11 +33,13 @@ def _is_single_cell(overrides: Sequence[str]) -> bool:
 
 def build_tasks(cfg: DictConfig, overrides: Sequence[str] = ()) -> tuple[str, list[Task]]:
     """The experiment's name and its tasks, from a composed config."""
-    common = dict(seeds=list(cfg.run.seeds), checkpoints=int(cfg.run.checkpoints),
-                  loss=cfg.loss, cache_dir=cfg.run.cache_dir)
+    common = dict(checkpoints=int(cfg.run.checkpoints), loss=cfg.loss,
+                  cache_dir=cfg.run.cache_dir)
     if _is_single_cell(overrides) or cfg.grid is None:
-        return "single", single_cell(cfg.stream, cfg.learner, cfg.comparator, **common)
-    return cfg.name, expand(cfg.grid, experiment=cfg.name, **common)
+        return "single", single_cell(cfg.stream, cfg.learner, cfg.comparator,
+                                     seeds=list(cfg.run.seeds), **common)
+    seeds = cfg.grid.get("seeds") or cfg.run.seeds  # an experiment declares its own seeds
+    return cfg.name, expand(cfg.grid, experiment=cfg.name, seeds=list(seeds), **common)
 
 
 def results_folder(cfg: DictConfig, name: str, tasks: list[Task]) -> Path:
@@ -58,9 +62,16 @@ def execute(cfg: DictConfig, overrides: Sequence[str] = ()) -> int:
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "config.yaml").write_text(OmegaConf.to_yaml(cfg, resolve=True))
     print(f"olbench: {name}: {len(tasks)} runs -> {folder}")
-    table = run_grid(tasks, folder, n_jobs=cfg.run.n_jobs, backend=cfg.run.backend,
-                     scheduler=cfg.run.scheduler, force=cfg.run.force,
-                     progress=cfg.run.progress, batch_size=cfg.run.batch_size)
+    start = time.perf_counter()
+    try:
+        table = run_grid(tasks, folder, n_jobs=cfg.run.n_jobs, backend=cfg.run.backend,
+                         scheduler=cfg.run.scheduler, force=cfg.run.force,
+                         progress=cfg.run.progress, batch_size=cfg.run.batch_size)
+    except KeyboardInterrupt:
+        saved = len(RunStore(folder).finished() & {t.run_id for t in tasks})
+        print(f"\ninterrupted: {saved} of {len(tasks)} runs are saved in {folder / 'runs'}; "
+              "run the same command again to finish the rest", file=sys.stderr)
+        return 130
     summary = summary_table(table)
     summary.to_csv(folder / "summary.csv", index=False)
     figures = []
@@ -71,7 +82,20 @@ def execute(cfg: DictConfig, overrides: Sequence[str] = ()) -> int:
                           config_text=OmegaConf.to_yaml(cfg.grid) if cfg.grid else None,
                           figures=figures)
     print(format_summary(summary))
+    print(one_line_summary(name, table, time.perf_counter() - start))
     return _closing_lines(table, folder, report)
+
+
+def one_line_summary(name: str, table, seconds: float) -> str:
+    """``showcase: 24 runs (24 ok, 0 failed); 96 bound checks: 96 held, 0 violated; 12.3 s``"""
+    runs = table.drop_duplicates("run_id")
+    ok = int((runs["status"] == "ok").sum())
+    line = f"{name}: {len(runs)} runs ({ok} ok, {len(runs) - ok} failed)"
+    if "bound_holds" in table:
+        checks = table.dropna(subset=["bound"]).drop_duplicates(["run_id", "t", "bound_name"])
+        held = int((checks["bound_holds"].astype("object") == True).sum())  # noqa: E712
+        line += f"; {len(checks)} bound checks: {held} held, {len(checks) - held} violated"
+    return line + f"; {seconds:.1f} s"
 
 
 def boundary_figures(tasks: list[Task], table, out_dir: Path) -> list[Path]:

@@ -40,6 +40,7 @@ from omegaconf import DictConfig, ListConfig, OmegaConf
 from olbench.results import RunStore, versions
 
 CONF_DIR = Path(__file__).resolve().parents[1] / "conf"
+GROUPS = ("streams", "learners", "comparators")
 #: runs on streams of at most this many features keep their final weights (``final_w``)
 MAX_D_FOR_WEIGHTS = 3
 
@@ -127,6 +128,10 @@ def expand(grid: Any, *, seeds: Iterable[int], experiment: str = "single",
            cache_dir: str | None = None) -> list[Task]:
     """The tasks of a grid: streams x learners x seeds, each with all comparators."""
     grid = _plain(grid)
+    unknown = set(grid) - {"seeds", *GROUPS}
+    if unknown:
+        raise GridError(f"unknown grid fields {sorted(unknown)}; a grid has seeds, "
+                        + ", ".join(GROUPS))
     streams = component_specs("stream", grid.get("streams"))
     learners = component_specs("learner", grid.get("learners"))
     comparators = tuple(component_specs("comparator", grid.get("comparators")))

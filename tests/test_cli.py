@@ -65,6 +65,7 @@ def test_single_cell_writes_table_summary_report_and_figures(tmp_path):
     pngs = sorted(p.name for p in (folder / "figures").glob("*.png"))
     assert {"mistakes.png", "regret.png", "libol.png"} <= set(pngs)
     assert "PA[C=1.0,variant=pa1]" in out.stdout  # the summary printed at the end
+    assert "single: 2 runs (2 ok, 0 failed); " in out.stdout
 
 
 def test_showcase_default_run_from_cold_cache(tmp_path):
@@ -85,7 +86,7 @@ def test_showcase_default_run_from_cold_cache(tmp_path):
 def test_interrupted_grid_resumes_without_losing_or_redoing_work(tmp_path):
     """Kill `olbench` mid-grid (SIGKILL: no clean-up), run it again: finished runs are kept
     as they were, the rest is completed, nothing is duplicated."""
-    args = ["experiment=novikoff", "run.seeds=[0,1,2,3,4,5]", "run.n_jobs=1",
+    args = ["experiment=novikoff", "grid.seeds=[0,1,2,3,4,5]", "run.n_jobs=1",
             "run.figures=false", f"run.output_dir={tmp_path}", "run.progress=false",
             "run.cache_dir=null"]
     process = subprocess.Popen([*OLBENCH, *args], cwd=ROOT, stdout=subprocess.DEVNULL,
@@ -122,7 +123,7 @@ SHARED = ROOT.parent / "shared" / "data" / "libol" / "svmguide3.mat"
 
 @pytest.mark.skipif(not SHARED.exists(), reason="../shared/data/libol/svmguide3.mat not present")
 def test_libol_study_on_real_data(tmp_path):
-    out = olbench("experiment=libol_svmguide3", "run.seeds=[0,1]", "run.figures=false",
+    out = olbench("experiment=libol_svmguide3", "grid.seeds=[0,1]", "run.figures=false",
                   f"run.output_dir={tmp_path}", f"run.cache_dir={tmp_path / 'cache'}")
     assert out.returncode == 0, out.stderr[-2000:]
     table = pd.read_parquet(_only_folder(tmp_path / "libol_svmguide3") / "results.parquet")
