@@ -141,3 +141,21 @@ def test_multirun_sweeps_cells(tmp_path):
     assert out.returncode == 0, out.stderr[-2000:]
     tables = [pd.read_parquet(p) for p in tmp_path.glob("single/*/results.parquet")]
     assert sorted(t["learner_key"].iloc[0] for t in tables) == ["pa", "perceptron"]
+
+
+def test_ctrl_c_keeps_finished_runs_and_says_how_to_resume(tmp_path):
+    args = ["experiment=novikoff", "grid.seeds=[0,1,2,3,4,5]", "run.n_jobs=1",
+            "run.figures=false", f"run.output_dir={tmp_path}", "run.progress=false",
+            "run.cache_dir=null"]
+    process = subprocess.Popen([*OLBENCH, *args], cwd=ROOT, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True)
+    deadline = time.time() + 240
+    while time.time() < deadline and len(list(tmp_path.glob("novikoff/*/runs/*.parquet"))) < 2:
+        assert process.poll() is None, "olbench finished before it could be interrupted"
+        time.sleep(0.05)
+    process.send_signal(signal.SIGINT)
+    _, stderr = process.communicate(timeout=120)
+    assert process.returncode == 130, stderr[-2000:]
+    saved = len(list(tmp_path.glob("novikoff/*/runs/*.parquet")))
+    assert f"interrupted: {saved} of 36 runs are saved" in stderr
+    assert "run the same command again" in stderr
