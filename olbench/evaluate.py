@@ -239,6 +239,7 @@ def run(learner, X: Any, y: Any = None, *, loss: str | Loss | None = None,
     """
     learner.validate()
     task = learner.task
+    loss_fn = loss if isinstance(loss, Loss) else get_loss(loss or DEFAULT_LOSS[task])
     labels = _Labels(task)
     kernel = learner.kernel()
     margins: list[np.ndarray] = []
@@ -287,7 +288,6 @@ def run(learner, X: Any, y: Any = None, *, loss: str | Loss | None = None,
     learner._finalize()
     margins_all, y_all, updated_all = (parts[0] if len(parts) == 1 else np.concatenate(parts)
                                        for parts in (margins, ys, updated))
-    loss_fn = loss if isinstance(loss, Loss) else get_loss(loss or DEFAULT_LOSS[task])
     return Trace(learner=learner.name, task=task, tie=tie or learner.tie,
                  margins=margins_all, y=y_all, updated=updated_all,
                  loss_fn=loss_fn, time_s=elapsed,

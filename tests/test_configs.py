@@ -51,3 +51,27 @@ def test_component_config_instantiates_to_its_registered_class(group, path):
 def test_every_registered_component_has_a_config(group):
     missing = set(REGISTRIES[group].keys()) - {p.stem for p in (CONF / group).glob("*.yaml")}
     assert not missing, f"registered {group}s without conf/{group}/<key>.yaml: {sorted(missing)}"
+
+
+EXPERIMENTS = sorted(p.stem for p in (CONF / "experiment").glob("*.yaml"))
+
+
+@pytest.mark.parametrize("name", EXPERIMENTS)
+def test_every_experiment_composes_and_its_grid_validates(name):
+    """Compose the experiment as `olbench experiment=<name>` would, expand its grid and build
+    every component it names (nothing runs)."""
+    from hydra import compose, initialize_config_dir
+
+    from olbench.cli import build_tasks
+    from olbench.grid import validate
+
+    with initialize_config_dir(config_dir=str(CONF), version_base=None):
+        cfg = compose(config_name="config", overrides=[f"experiment={name}"])
+    assert cfg.name == name and cfg.question, f"{name}: needs a name and a question"
+    experiment, tasks = build_tasks(cfg, [f"experiment={name}"])
+    assert experiment == name and tasks
+    if any("shared" in str(t.stream.get("path", "")) for t in tasks) and not (
+            CONF.parent.parent / "shared").exists():
+        pytest.skip("the experiment reads ../shared/data, which is not present")
+    validate(tasks)
+    assert (CONF.parent / "experiments" / name / "README.md").exists(), "document the study"
