@@ -147,8 +147,11 @@ def test_ctrl_c_keeps_finished_runs_and_says_how_to_resume(tmp_path):
     args = ["experiment=novikoff", "grid.seeds=[0,1,2,3,4,5]", "run.n_jobs=1",
             "run.figures=false", f"run.output_dir={tmp_path}", "run.progress=false",
             "run.cache_dir=null"]
+    # a shell that starts jobs in the background (as CI may) ignores SIGINT in them, and
+    # Python keeps an ignored SIGINT ignored: give the child the terminal's default back
     process = subprocess.Popen([*OLBENCH, *args], cwd=ROOT, stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, text=True)
+                               stderr=subprocess.PIPE, text=True,
+                               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     deadline = time.time() + 240
     while time.time() < deadline and len(list(tmp_path.glob("novikoff/*/runs/*.parquet"))) < 2:
         assert process.poll() is None, "olbench finished before it could be interrupted"
