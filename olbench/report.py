@@ -321,7 +321,11 @@ def write_report(table: pd.DataFrame, out_dir, *, experiment: str, question: str
     parts += ["## Failed runs", ""]
     parts += ([markdown_table(failed, code=("run_id", "stream", "learner")), ""]
               if len(failed) else ["None: every run finished.", ""])
-    parts += ["## Figures", "", *_figure_lines(figures, out_dir)]
+    parts += ["## Figures", "", *_figure_lines(figures, out_dir), ""]
+    if "mistake_rate_mean" in summary and summary["mistake_rate_mean"].notna().any():
+        parts += ["## LaTeX rows", "",
+                  "LIBOL-style: algorithm & mistake rate ± std & updates & time (s).", "",
+                  "```latex", latex_rows(summary), "```"]
     path = out_dir / "report.md"
     path.write_text("\n".join(parts).rstrip() + "\n", encoding="utf-8")
     return path

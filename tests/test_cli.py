@@ -62,6 +62,7 @@ def test_single_cell_writes_table_summary_report_and_figures(tmp_path):
     assert summary["mistake_rate_mean"].iloc[0] == pytest.approx(final["mistake_rate"].mean())
     report = (folder / "report.md").read_text()
     assert "PA[C=1.0,variant=pa1]" in report and "![" in report
+    assert "PA[C=1.0,variant=pa1] & $" in report  # the LaTeX rows
     pngs = sorted(p.name for p in (folder / "figures").glob("*.png"))
     assert {"mistakes.png", "regret.png", "libol.png"} <= set(pngs)
     assert "PA[C=1.0,variant=pa1]" in out.stdout  # the summary printed at the end

@@ -168,7 +168,7 @@ def test_write_report(table, tmp_path):
     assert "```yaml\nlearner: perceptron\nseeds: 3\n```" in text
     sections = re.findall(r"^## (.+)$", text, flags=re.M)
     assert sections == ["Question", "Grid", "Configuration", "Summary at the final checkpoint",
-                        "Bound checks", "Failed runs", "Figures"]
+                        "Bound checks", "Failed runs", "Figures", "LaTeX rows"]
     # The grid, derived from the table.
     assert "- **Seeds** (3): 0, 1, 2" in text
     assert "`Noisy[n=1000,d=5,gamma=0.1,R=1.0,flip_rate=0.05]` (n = 1000)" in text
