@@ -110,12 +110,12 @@ def curve(margins, y=None, updated=None, *, loss: str = "hinge", epsilon: float 
 
 
 def _ogd_comparator(learner, fits):
-    """The fit OGD's regret bound is measured against: same loss, same ball."""
+    """The fit OGD's regret bound is measured against: same loss, same ball, no ridge."""
     for f in (fits or {}).values():
-        name = getattr(f, "comparator", "")
-        if (getattr(f, "ok", False) and f.loss == learner.loss
-                and (name.startswith("PrefixBest") or name.startswith("BestFixed"))
-                and f"radius={learner.radius!r}" in name):
+        p = getattr(f, "params", {})
+        if (getattr(f, "ok", False) and p.get("key") in ("best_fixed", "prefix_best")
+                and p.get("loss") == learner.loss and p.get("radius") == learner.radius
+                and not p.get("ridge")):
             return f
     return None
 

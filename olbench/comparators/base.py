@@ -68,6 +68,8 @@ class ComparatorFit:
     lower_bound: float | None = None
     skip_reason: str | None = None
     info: dict[str, Any] = field(default_factory=dict)
+    #: the comparator's key and hyper-parameters (set by :meth:`Comparator.fit`)
+    params: dict[str, Any] = field(default_factory=dict)
 
     @property
     def ok(self) -> bool:
@@ -168,10 +170,13 @@ class Comparator(Component):
                 raise ValueError(f"checkpoints must lie in [1, {X.shape[0]}]")
         memory = get_memory(cache) if self.cacheable else None
         if memory is None:
-            return self._fit(X, y, meta, checkpoints)
-        cached = memory.cache(_fit_uncached, ignore=["X", "y", "meta"])
-        return cached(self.key, self.get_params(), data_key(X, y, meta), checkpoints,
-                      CACHE_VERSION, X=X, y=y, meta=meta)
+            fit = self._fit(X, y, meta, checkpoints)
+        else:
+            cached = memory.cache(_fit_uncached, ignore=["X", "y", "meta"])
+            fit = cached(self.key, self.get_params(), data_key(X, y, meta), checkpoints,
+                         CACHE_VERSION, X=X, y=y, meta=meta)
+        fit.params = {"key": self.key, **self.get_params()}
+        return fit
 
     def _fit(self, X, y, meta, checkpoints) -> ComparatorFit:
         raise NotImplementedError
