@@ -155,6 +155,18 @@ def test_river_pa_classifier_equals_ours(mode):
     np.testing.assert_allclose(ours, theirs, **TOL)
 
 
+def test_river_perceptron_equals_ours():
+    from river import linear_model, optim
+
+    X, y = make_data("classification", 23, n=300)
+    model = linear_model.Perceptron()
+    # no intercept: river's linear-model base skips the intercept step when its rate is 0
+    model.intercept_lr = optim.schedulers.Constant(0.0)
+    theirs = _river_weights(model, X, y > 0, X.shape[1])
+    assert model.intercept == 0.0
+    np.testing.assert_allclose(run(make_learner("perceptron"), X, y).state["w"], theirs, **TOL)
+
+
 @pytest.mark.xfail(strict=True, reason="river's PARegressor is not Crammer et al.'s rule: its "
                    "EpsilonInsensitiveHinge maps the target y to 2y - 1 before taking |p - y| "
                    "(river 0.26). When river fixes this, this test passes and fails as XPASS: "
