@@ -219,6 +219,12 @@ def load_stream(spec: dict, cache_dir: str | None, whole: bool):
     return stream, (X, y, stream.meta)
 
 
+def _loss_task(loss: str | None) -> str | None:
+    from olbench.losses import get_loss
+
+    return None if loss is None else get_loss(loss).task
+
+
 def run_task(task: Task) -> pd.DataFrame:
     """Run one task and return its rows; an exception becomes one row with status=error."""
     import olbench
@@ -241,6 +247,8 @@ def run_task(task: Task) -> pd.DataFrame:
         if task.comparators:
             X, y, _ = whole
             for spec in task.comparators:
+                if _loss_task(spec.get("loss")) not in (None, learner.task):
+                    continue  # e.g. a hinge comparator for a regressor: nothing to compare
                 comparator = instantiate(spec, _convert_="all")
                 fits[comparator.name] = comparator.fit(X, y, meta, checkpoints=ks,
                                                        cache=task.cache_dir)

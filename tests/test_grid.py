@@ -143,3 +143,17 @@ def test_file_streams_are_parsed_once_per_grid_and_reparsed_when_the_file_change
     assert changed[0].shape[0] == 100
     stream, whole = load_stream(spec, str(cache), whole=False)  # no comparators: streamed
     assert whole is None and hasattr(stream, "chunks")
+
+
+def test_comparators_of_the_other_task_are_not_fitted():
+    grid = {"streams": [{"key": "linear_regression", "params": {"n": 200, "d": 3}}],
+            "learners": ["rls"],
+            "comparators": [{"key": "best_fixed", "params": {"loss": "hinge"}},
+                            {"key": "best_fixed", "params": {"loss": "squared"}}]}
+    (task,) = _tasks(seeds=[0], grid=grid)
+    rows = run_task(task)
+    assert (rows["status"] == "ok").all()
+    assert set(rows["comparator"]) == {"BestFixed[loss=squared,ridge=0.0,radius=None,epsilon=0.1]"}
+    final = rows[rows["t"] == 200].iloc[0]
+    assert final["regret"] == pytest.approx(final["cum_loss"] - final["comparator_loss"])
+    assert final["comparator_loss"] <= final["cum_loss"]  # the best fixed is best in hindsight
