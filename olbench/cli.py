@@ -127,7 +127,7 @@ def boundary_figures(tasks: list[Task], table, out_dir: Path) -> list[Path]:
         weights = {row.learner: np.asarray(json.loads(row.final_w)) for row in rows.itertuples()}
         written += decision_boundaries(X, y, weights, out_dir / f"boundaries_{number}",
                                        title=stream.name, colors=learner_styles(table))
-    return [p for p in written if p.suffix == ".png"] + [p for p in written if p.suffix != ".png"]
+    return written
 
 
 def _closing_lines(table, folder: Path, report: Path) -> int:

@@ -212,7 +212,7 @@ def _chunks(X: Any, y: Any, chunk_size: int | None) -> Iterator[tuple[Any, Any]]
     n = X.shape[0] if hasattr(X, "shape") else len(X)
     step = chunk_size or max(n, 1)
     for start in range(0, max(n, 1), step):
-        yield X[start:start + step], (y[start:start + step] if hasattr(y, "__getitem__") else y)
+        yield X[start:start + step], y[start:start + step]
 
 
 # ----------------------------------------------------------------------------- running

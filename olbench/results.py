@@ -19,6 +19,7 @@ merged ``results.parquet``, ``summary.csv``, ``config.yaml``, ``figures/`` and `
 
 from __future__ import annotations
 
+import functools
 import os
 import tempfile
 from importlib import metadata
@@ -37,8 +38,10 @@ LEADING_COLUMNS = ["experiment", "run_id", "status", "seed", "stream", "learner"
                    "time_s", "wall_s"]
 
 
+@functools.cache
 def versions() -> dict[str, str]:
-    """Versions of the libraries a result depends on (stored with every row)."""
+    """Versions of the libraries a result depends on (stored with every row; looked up once
+    per process, not once per task)."""
     out = {}
     for package in ("olbench", "numpy", "numba", "scipy", "scikit-learn"):
         try:
