@@ -228,7 +228,8 @@ def _loss_task(loss: str | None) -> str | None:
 def run_task(task: Task) -> pd.DataFrame:
     """Run one task and return its rows; an exception becomes one row with status=error."""
     import olbench
-    from olbench.metrics import evaluate, log_checkpoints
+    from olbench.checkpoints import log_checkpoints
+    from olbench.metrics import metrics_table
 
     start = time.perf_counter()
     ident: dict[str, Any] = {
@@ -252,7 +253,7 @@ def run_task(task: Task) -> pd.DataFrame:
                 comparator = instantiate(spec, _convert_="all")
                 fits[comparator.name] = comparator.fit(X, y, meta, checkpoints=ks,
                                                        cache=task.cache_dir)
-        rows = evaluate(trace, learner=learner, meta=meta, fits=fits, checkpoints=ks)
+        rows = metrics_table(trace, learner=learner, meta=meta, fits=fits, checkpoints=ks)
         rows["time_s"] = trace.time_at(rows["t"].to_numpy())
         rows["status"] = "ok"
         ident.update(stream_n=meta.n, stream_d=meta.d, stream_radius=meta.radius,

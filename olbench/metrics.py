@@ -7,12 +7,7 @@ learner:
   revealed; ``y``: labels in {-1, +1} (or real targets); ``updated``: bool per round.
 * A *trace* (the engine's record of a run) may be passed instead of the arrays: any object with
   attributes ``margins``, ``y`` and optionally ``updated``, ``tie``, ``mistakes``.
-* Checkpoints are 1-based round counts T: :func:`log_checkpoints` gives log-spaced unique
-  integers in [1, n] plus n.
-
->>> import numpy as np
->>> log_checkpoints(1000, num=5).tolist()
-[1, 6, 32, 178, 1000]
+* Checkpoints are 1-based round counts T (:mod:`olbench.checkpoints`).
 """
 
 from __future__ import annotations
@@ -20,15 +15,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from olbench.checkpoints import log_checkpoints
 from olbench.losses import get_loss, mistakes
-
-
-def log_checkpoints(n: int, num: int = 25) -> np.ndarray:
-    """Log-spaced unique integers in [1, n], always including 1 and n."""
-    if n < 1:
-        raise ValueError(f"n must be >= 1; got {n}")
-    pts = np.unique(np.round(np.geomspace(1, n, num=max(num, 2))).astype(np.int64))
-    return np.unique(np.concatenate([pts, [n]]))
 
 
 def _arrays(margins, y, updated, tie):
@@ -109,56 +97,37 @@ def curve(margins, y=None, updated=None, *, loss: str = "hinge", epsilon: float 
     return df
 
 
-def _ogd_comparator(learner, fits):
-    """The fit OGD's regret bound is measured against: same loss, same ball, no ridge."""
-    for f in (fits or {}).values():
-        p = getattr(f, "params", {})
-        if (getattr(f, "ok", False) and p.get("key") in ("best_fixed", "prefix_best")
-                and p.get("loss") == learner.loss and p.get("radius") == learner.radius
-                and not p.get("ridge")):
-            return f
-    return None
-
-
-def evaluate(trace, *, learner=None, meta=None, fits: dict | None = None, loss: str | None = None,
-             epsilon: float = 0.1, comparator: str | None = None, checkpoints=None,
-             R: float | None = None) -> pd.DataFrame:
-    """The metrics table of one run: :func:`curve` rows merged with :func:`bound_table` rows.
+def metrics_table(trace, *, learner=None, meta=None, fits: dict | None = None,
+                  loss: str | None = None, epsilon: float = 0.1, comparator: str | None = None,
+                  checkpoints=None, R: float | None = None) -> pd.DataFrame:
+    """The metrics table of one run: :func:`curve` rows merged with the bound rows of every
+    theorem ``learner`` declares (:func:`olbench.bounds.bound_table`).
 
     ``trace``: the engine's Trace (or any object with ``margins``, ``y``, ``updated``, ``tie``,
-    ``loss_name``). ``fits``: comparator fits by name; ``comparator`` names the one used for the
-    regret columns (default: the first that fits the loss). ``R`` defaults to ``meta.radius``.
-    Long form: one row per (checkpoint, bound); bound columns are empty when no bound applies.
+    ``loss_name``, ``state``). ``fits``: comparator fits by name; ``comparator`` names the one
+    used for the regret columns (default: the first that fits the loss). ``R`` defaults to
+    ``meta.radius``. Long form: one row per (checkpoint, bound); bound columns are empty when
+    no bound applies.
     """
     from olbench.bounds import bound_table
 
     margins, y, updated, tie = _arrays(trace, None, None, "novikoff")
     loss = loss or getattr(trace, "loss_name", None) or "hinge"
-    n = len(y)
-    ks = log_checkpoints(n) if checkpoints is None else np.asarray(checkpoints, dtype=np.int64)
+    ks = log_checkpoints(len(y)) if checkpoints is None else np.asarray(checkpoints, np.int64)
     fits = fits or {}
-    comp = None
     if comparator is not None:
         comp = fits[comparator]
     else:
         comp = next((f for f in fits.values() if f.ok and f.loss == loss
                      and (f.prefix_loss is None or np.isin(ks, f.checkpoints).all())), None)
-    clean = getattr(meta, "clean_y", None)
     df = curve(margins, y, updated, loss=loss, epsilon=epsilon, tie=tie,
                comparator=comp if comp is not None and comp.ok else None, checkpoints=ks,
-               clean_y=clean)
+               clean_y=getattr(meta, "clean_y", None))
     df["comparator"] = comp.comparator if comp is not None else None
-    R = getattr(meta, "radius", None) if R is None else R
     if learner is None:
         return df
-    comp_loss = learner_loss = None
-    if getattr(learner, "key", None) == "ogd":
-        ogd_fit = _ogd_comparator(learner, fits)
-        if ogd_fit is not None:
-            learner_loss = np.cumsum(get_loss(learner.loss)(margins, y))[ks - 1]
-            comp_loss = comparator_cum_loss(ogd_fit, ks, y)
-    bt = bound_table(learner, margins, y, updated, R=R, checkpoints=ks, fits=fits,
-                     comparator_loss=comp_loss, learner_loss=learner_loss)
+    R = getattr(meta, "radius", None) if R is None else R
+    bt = bound_table(learner, trace, checkpoints=ks, R=R, fits=fits)
     if bt.empty:
         return df
     return df.merge(bt, on="t", how="left")

@@ -4,19 +4,39 @@ Each function takes dense X (n x d) and labels/targets y, runs the rule row by r
 written in its source, and returns (margins, updated, state) where state has the keys of the
 compiled learner's state that carry meaning (``w``, and ``A`` for covariance learners).
 Written for obviousness, not speed: matrix products, np.outer, no in-place tricks.
+
+Each twin is registered with :func:`twin` under the registry key(s) of the learner(s) it
+transcribes, with the hyper-parameter settings the exactness suite checks it under (they also
+drive the registry-wide bound checks): a new learner's test material lives in this one file.
 """
 
 from __future__ import annotations
 
 import math
+from typing import Callable
 
 import numpy as np
+
+#: registry key -> plain-numpy twin (tests fail for a registered learner missing here)
+TWINS: dict[str, Callable] = {}
+#: registry key -> hyper-parameter settings the compiled learner is checked under
+SETTINGS: dict[str, list[dict]] = {}
+
+
+def twin(**settings_by_key: list[dict]):
+    """Register the decorated function as the twin of each key, with its settings."""
+    def register(fn: Callable) -> Callable:
+        for key, settings in settings_by_key.items():
+            TWINS[key], SETTINGS[key] = fn, settings
+        return fn
+    return register
 
 
 def _result(margins, updated, **state):
     return np.array(margins), np.array(updated, dtype=bool), state
 
 
+@twin(perceptron=[{}, {"eta": 0.3}, {"tie": "libol"}])
 def perceptron(X, y, *, eta=1.0, tie="novikoff"):
     """Rosenblatt 1958: if y <w, x> <= 0 (or sign(0) = +1 is wrong, LIBOL): w += eta y x."""
     w = np.zeros(X.shape[1])
@@ -43,6 +63,7 @@ def _pa_tau(loss, sq, C, variant):
     return loss / (sq + 1.0 / (2.0 * C))
 
 
+@twin(pa=[{"variant": "pa"}, {"variant": "pa1", "C": 0.05}, {"variant": "pa2", "C": 0.5}])
 def pa(X, y, *, C=1.0, variant="pa1"):
     """Crammer et al. 2006, Fig. 1: loss = max(0, 1 - y w.x); w += tau y x."""
     w = np.zeros(X.shape[1])
@@ -57,6 +78,8 @@ def pa(X, y, *, C=1.0, variant="pa1"):
     return _result(margins, updated, w=w)
 
 
+@twin(pa_regression=[{"variant": "pa", "epsilon": 0.0}, {"variant": "pa1", "C": 0.1},
+                    {"variant": "pa2", "C": 2.0, "epsilon": 0.3}])
 def pa_regression(X, y, *, C=1.0, variant="pa1", epsilon=0.1):
     """Crammer et al. 2006, Sec. 4: loss = max(0, |w.x - y| - eps); w += sign(y - w.x) tau x."""
     w = np.zeros(X.shape[1])
@@ -71,6 +94,9 @@ def pa_regression(X, y, *, C=1.0, variant="pa1", epsilon=0.1):
     return _result(margins, updated, w=w)
 
 
+@twin(ogd=[{"loss": "hinge"}, {"loss": "logistic", "eta": 0.5, "schedule": "constant"},
+          {"loss": "squared", "eta": 0.05, "radius": 1.5},
+          {"loss": "hinge", "eta": 2.0, "radius": 0.7}])
 def ogd(X, y, *, loss="hinge", eta=1.0, schedule="sqrt", radius=None):
     """Zinkevich 2003: w_{t+1} = P(w_t - eta_t grad l_t(w_t)), eta_t = eta or eta/sqrt(t)."""
     w = np.zeros(X.shape[1])
@@ -93,6 +119,7 @@ def ogd(X, y, *, loss="hinge", eta=1.0, schedule="sqrt", radius=None):
     return _result(margins, updated, w=w)
 
 
+@twin(arow=[{"r": 1.0}, {"r": 0.1, "a": 2.0}, {"r": 0.5, "diagonal": True}])
 def arow(X, y, *, r=1.0, a=1.0, diagonal=False):
     """Crammer, Kulesza, Dredze 2009, Fig. 1 (diagonal: keep diag of the full update)."""
     d = X.shape[1]
@@ -116,6 +143,7 @@ def arow(X, y, *, r=1.0, a=1.0, diagonal=False):
     return _result(margins, updated, w=mu, A=A)
 
 
+@twin(arow_regression=[{"r": 1.0}, {"r": 0.3, "diagonal": True}], rls=[{"r": 2.0, "a": 0.5}])
 def arow_regression(X, y, *, r=1.0, a=1.0, diagonal=False):
     """Vaits & Crammer 2011 (AROWR) = RLS: mu += (y - m) Sigma x / (x'Sigma x + r), and
     Sigma -= Sigma x x' Sigma / (x'Sigma x + r)."""
@@ -134,16 +162,6 @@ def arow_regression(X, y, *, r=1.0, a=1.0, diagonal=False):
     return _result(margins, [True] * len(margins), w=mu, A=A)
 
 
-#: registry key -> plain-numpy twin (tests fail for a registered learner missing here)
-TWINS = {
-    "perceptron": perceptron,
-    "pa": pa,
-    "pa_regression": pa_regression,
-    "ogd": ogd,
-    "arow": arow,
-    "arow_regression": arow_regression,
-    "rls": arow_regression,
-}
 
 
 # ----------------------------------------------------------------------- textbook forms

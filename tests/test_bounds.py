@@ -11,7 +11,8 @@ import olbench
 from olbench import bounds
 from olbench.bounds import BoundViolation
 from olbench.comparators import BestFixed, MaxMargin, PrefixBest
-from olbench.metrics import curve, evaluate, log_checkpoints
+from olbench.checkpoints import log_checkpoints
+from olbench.metrics import curve, metrics_table
 from olbench.streams import make_stream
 
 
@@ -77,8 +78,8 @@ def test_freund_schapire_holds_on_noisy_streams():
             fits = {"gen": BestFixed(loss="hinge").fit(X, y, cache=None)}
             fits["generating"] = olbench.comparators.make_comparator("generating").fit(X, y, meta)
             trace = olbench.run(olbench.make_learner("perceptron"), X, y)
-            df = bounds.bound_table(trace_learner("perceptron"), trace.margins, y,
-                                    R=meta.radius, checkpoints=log_checkpoints(len(y)), fits=fits)
+            df = bounds.bound_table(trace_learner("perceptron"), trace, R=meta.radius,
+                                    checkpoints=log_checkpoints(len(y)), fits=fits)
             fs = df[df.bound_name == "freund_schapire"]
             assert fs.bound_holds.all()
             worst = max(worst, fs.ratio.max())
@@ -100,7 +101,7 @@ def test_pa1_pa2_hold_on_noisy_streams(variant, C):
                     "gen": olbench.comparators.make_comparator(
                         "generating", scale="unit_margin").fit(X, y, meta)}
             trace = olbench.run(learner, X, y)
-            df = bounds.bound_table(learner, trace.margins, y, R=meta.radius,
+            df = bounds.bound_table(learner, trace, R=meta.radius,
                                     checkpoints=log_checkpoints(len(y)), fits=fits)
             assert len(df) and df.bound_holds.all()
 
@@ -112,7 +113,7 @@ def test_pa_separable_holds():
         for X, y, u in separable_batch(30, seed=5):
             fits = {"mm": MaxMargin().fit(X, y, cache=None)}
             trace = olbench.run(learner, X, y)
-            df = bounds.bound_table(learner, trace.margins, y, R=np.linalg.norm(X, axis=1).max(),
+            df = bounds.bound_table(learner, trace, R=np.linalg.norm(X, axis=1).max(),
                                     checkpoints=[len(y)], fits=fits)
             assert df.bound_holds.all() and (df.bound_name == "pa_separable").all()
 
@@ -121,12 +122,12 @@ def test_skips_say_why():
     X, y, meta = next(noisy_batch(1, seed=7))
     fits = {"mm": MaxMargin().fit(X, y, cache=None)}
     trace = olbench.run(olbench.make_learner("perceptron"), X, y)
-    df = bounds.bound_table(trace_learner("perceptron"), trace.margins, y, R=meta.radius,
+    df = bounds.bound_table(trace_learner("perceptron"), trace, R=meta.radius,
                             checkpoints=[len(y)], fits=fits)
     row = df[df.bound_name == "novikoff"].iloc[0]
     assert row.bound_holds is None and row.skip_reason.startswith("not separable")
     ogd = trace_learner("ogd", radius=None)
-    df = bounds.bound_table(ogd, trace.margins, y, R=1.0, checkpoints=[len(y)])
+    df = bounds.bound_table(ogd, trace, R=1.0, checkpoints=[len(y)])
     assert "radius=None" in df.skip_reason.iloc[0]
 
 
@@ -152,7 +153,7 @@ def test_ogd_regret_bound_and_slope():
     fit = PrefixBest(loss="logistic", radius=U).fit(X, y, checkpoints=ks, cache=None)
     with warnings.catch_warnings():
         warnings.simplefilter("error", BoundViolation)
-        df = evaluate(trace, learner=learner, fits={"prefix": fit}, loss="logistic",
+        df = metrics_table(trace, learner=learner, fits={"prefix": fit}, loss="logistic",
                       checkpoints=ks, R=R)
     assert df.bound_holds.all()
     assert (df.bound <= 1.5 * G * 2 * U * np.sqrt(df.t) + 1e-9).all()

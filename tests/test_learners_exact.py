@@ -17,27 +17,13 @@ from olbench.learners import Learner
 
 TOL = dict(rtol=1e-12, atol=1e-12)
 
-#: hyper-parameter settings checked per learner (each must also have a naive twin)
-SETTINGS = {
-    "perceptron": [{}, {"eta": 0.3}, {"tie": "libol"}],
-    "pa": [{"variant": "pa"}, {"variant": "pa1", "C": 0.05}, {"variant": "pa2", "C": 0.5}],
-    "pa_regression": [{"variant": "pa", "epsilon": 0.0}, {"variant": "pa1", "C": 0.1},
-                      {"variant": "pa2", "C": 2.0, "epsilon": 0.3}],
-    "ogd": [{"loss": "hinge"}, {"loss": "logistic", "eta": 0.5, "schedule": "constant"},
-            {"loss": "squared", "eta": 0.05, "radius": 1.5},
-            {"loss": "hinge", "eta": 2.0, "radius": 0.7}],
-    "arow": [{"r": 1.0}, {"r": 0.1, "a": 2.0}, {"r": 0.5, "diagonal": True}],
-    "arow_regression": [{"r": 1.0}, {"r": 0.3, "diagonal": True}],
-    "rls": [{"r": 2.0, "a": 0.5}],
-}
-
-CASES = [(key, params) for key, settings in SETTINGS.items() for params in settings]
+CASES = [(key, params) for key, settings in naive.SETTINGS.items() for params in settings]
 
 
 def test_every_registered_learner_has_a_twin_and_settings():
     keys = set(Learner.registry.keys())
     assert keys <= set(naive.TWINS), f"learners without a naive twin: {keys - set(naive.TWINS)}"
-    assert keys <= set(SETTINGS), f"learners without exactness settings: {keys - set(SETTINGS)}"
+    assert keys <= set(naive.SETTINGS), f"without settings: {keys - set(naive.SETTINGS)}"
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2])

@@ -8,7 +8,8 @@ import pytest
 import olbench
 from olbench.comparators import BestFixed, PrefixBest
 from olbench.losses import get_loss
-from olbench.metrics import curve, evaluate, log_checkpoints
+from olbench.checkpoints import log_checkpoints
+from olbench.metrics import curve, metrics_table
 from olbench.streams import make_stream
 
 
@@ -73,7 +74,7 @@ def test_evaluate_table_with_bounds():
     trace = olbench.run(learner, X, y)
     fits = {"max_margin": olbench.comparators.make_comparator("max_margin").fit(X, y, cache=None),
             "best": BestFixed(loss="hinge").fit(X, y, cache=None)}
-    df = evaluate(trace, learner=learner, meta=s.meta, fits=fits)
+    df = metrics_table(trace, learner=learner, meta=s.meta, fits=fits)
     assert {"t", "cum_loss", "mistakes", "updates", "regret", "comparator_loss", "bound",
             "bound_holds", "bound_name", "skip_reason"} <= set(df.columns)
     assert set(df.bound_name) == {"novikoff", "freund_schapire"}

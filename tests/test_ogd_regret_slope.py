@@ -11,7 +11,7 @@ import pytest
 
 import olbench
 from olbench.comparators import make_comparator
-from olbench.metrics import log_checkpoints
+from olbench.checkpoints import log_checkpoints
 
 
 def _rademacher(seed: int, n: int):

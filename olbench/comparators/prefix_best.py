@@ -15,7 +15,7 @@ class PrefixBest(BestFixed, key="prefix_best"):
     Regret curves against it are the true regret R(T) = sum_{t<=T} loss_t(w_t) -
     min_u sum_{t<=T} loss_t(u), not the regret against the final comparator (which can be
     negative early on). Parameters as :class:`BestFixed`; ``checkpoints`` default to
-    :func:`olbench.metrics.log_checkpoints`. ``fit.u`` / ``fit.losses`` are those of the last
+    :func:`olbench.checkpoints.log_checkpoints`. ``fit.u`` / ``fit.losses`` are those of the last
     prefix (the whole stream); ``fit.prefix_loss[k]`` is the loss part of the k-th optimum.
     Warm starts: previous u for L-BFGS, previous dual variables for the dual solvers (HiGHS LPs
     start cold: scipy does not expose bases).
@@ -28,7 +28,7 @@ class PrefixBest(BestFixed, key="prefix_best"):
     """
 
     def _fit(self, X, y, meta, checkpoints) -> ComparatorFit:
-        from olbench.metrics import log_checkpoints
+        from olbench.checkpoints import log_checkpoints
 
         n = X.shape[0]
         ks = log_checkpoints(n) if checkpoints is None else checkpoints

@@ -4,6 +4,7 @@ from math import inf
 
 import numpy as np
 
+from olbench.bounds import AROW_MISTAKES
 from olbench.component import Interval, OneOf
 from olbench.kernels import arow as rule
 from olbench.learners.base import Learner, State
@@ -25,6 +26,7 @@ class AROW(Learner, key="arow"):
 
     constraints = {"r": Interval(0, inf, low_open=True), "a": Interval(0, inf, low_open=True),
                    "diagonal": OneOf(False, True)}
+    bounds = (AROW_MISTAKES,)   # it skips diagonal=True with that reason
 
     def __init__(self, *, r: float = 1.0, a: float = 1.0, diagonal: bool = False):
         self.r = r
@@ -71,6 +73,7 @@ class AROWRegressor(AROW, key="arow_regression"):
     """
 
     task = "regression"
+    bounds = ()
 
 
 class RLS(AROWRegressor, key="rls"):

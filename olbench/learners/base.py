@@ -7,6 +7,7 @@ A learner subclass declares
 * :meth:`kernel` (the compiled rule), :meth:`kernel_params` (a namedtuple of numbers) and
   :meth:`init_state` (fresh ``w``, ``A``, ``s`` arrays for d features; see
   :mod:`olbench.kernels` for what the slots hold);
+* ``bounds``: the theorems of :mod:`olbench.bounds` that hold for its runs (if any);
 
 and registers with ``class PA(Learner, key="pa")``. Everything else (running, chunking,
 predict-then-learn, input checks) lives in :mod:`olbench.evaluate`.
@@ -18,6 +19,7 @@ from typing import Any, ClassVar, NamedTuple
 
 import numpy as np
 
+from olbench.bounds import Theorem
 from olbench.component import Component, Registry
 from olbench.kernels.loop import Kernel
 
@@ -46,6 +48,9 @@ class Learner(Component):
     #: Tie rule used to count mistakes (olbench.losses); learners with a ``tie`` parameter
     #: override it per instance.
     tie: str = "novikoff"
+    #: The theorems (olbench.bounds) that bound this learner's runs; ``Theorem.where(...)``
+    #: restricts one to some hyper-parameter values. Subclasses inherit the declaration.
+    bounds: ClassVar[tuple[Theorem, ...]] = ()
 
     # -- what a subclass provides -------------------------------------------------------
     def kernel(self) -> Kernel:

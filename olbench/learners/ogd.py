@@ -2,6 +2,7 @@
 
 from math import inf
 
+from olbench.bounds import OGD_REGRET
 from olbench.component import Interval, OneOf
 from olbench.kernels import ogd as rule
 from olbench.learners.base import Learner, vector_state
@@ -26,6 +27,7 @@ class OGD(Learner, key="ogd"):
     constraints = {"loss": OneOf(*rule.KERNELS), "eta": Interval(0, inf, low_open=True),
                    "schedule": OneOf("constant", "sqrt"),
                    "radius": Interval(0, inf, low_open=True, none_ok=True)}
+    bounds = (OGD_REGRET,)
 
     def __init__(self, *, loss: str = "hinge", eta: float = 1.0, schedule: str = "sqrt",
                  radius: float | None = None):

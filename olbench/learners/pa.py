@@ -2,6 +2,7 @@
 
 from math import inf
 
+from olbench.bounds import PA1_MISTAKES, PA2_SQUARED_LOSS, PA_SEPARABLE
 from olbench.component import Interval, OneOf
 from olbench.kernels import pa as rule
 from olbench.learners.base import Learner, vector_state
@@ -42,6 +43,8 @@ class PA(Learner, key="pa"):
     """
 
     constraints = {"C": Interval(0, inf, low_open=True), "variant": OneOf(*_VARIANTS)}
+    bounds = (PA_SEPARABLE.where(variant="pa"), PA1_MISTAKES.where(variant="pa1"),
+              PA2_SQUARED_LOSS.where(variant="pa2"))
 
     def __init__(self, *, C: float = 1.0, variant: str = "pa1"):
         self.C = C
@@ -70,6 +73,7 @@ class PARegressor(PA, key="pa_regression"):
 
     task = "regression"
     constraints = {**PA.constraints, "epsilon": Interval(0, inf)}
+    bounds = ()
 
     def __init__(self, *, C: float = 1.0, variant: str = "pa1", epsilon: float = 0.1):
         super().__init__(C=C, variant=variant)

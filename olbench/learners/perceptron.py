@@ -2,6 +2,7 @@
 
 from math import inf
 
+from olbench.bounds import FREUND_SCHAPIRE, NOVIKOFF
 from olbench.component import Interval, OneOf
 from olbench.kernels import perceptron as rule
 from olbench.learners.base import Learner, vector_state
@@ -23,6 +24,7 @@ class Perceptron(Learner, key="perceptron"):
     """
 
     constraints = {"eta": Interval(0, inf, low_open=True), "tie": OneOf("novikoff", "libol")}
+    bounds = (NOVIKOFF, FREUND_SCHAPIRE)
 
     def __init__(self, *, eta: float = 1.0, tie: str = "novikoff"):
         self.eta = eta

@@ -1,0 +1,37 @@
+"""Theory: mistake and regret bounds, and the checks that hold runs to them.
+
+Each bound is a small pure function of numbers (its docstring gives the source, the exact
+assumptions and an example), and each *theorem* a function of a run's record
+(:class:`RunRecord`: margins, labels, update flags, final state, stream radius, comparator
+fits) registered by name (:func:`theorem`). Learners declare the theorems that apply to them
+(``bounds = (NOVIKOFF, FREUND_SCHAPIRE)`` on the class); :func:`bound_table` evaluates the
+declared ones at each checkpoint, and says why any was skipped. :func:`check` warns loudly
+(:class:`BoundViolation`) when a bound whose assumptions hold is exceeded -- that means a bug,
+in a learner, a comparator or a bound.
+
+One module per family: :mod:`~olbench.bounds.perceptron` (Novikoff, Freund-Schapire),
+:mod:`~olbench.bounds.pa` (Crammer et al. 2006, Theorems 2, 4, 5), :mod:`~olbench.bounds.arow`
+(Crammer, Kulesza & Dredze 2009, Theorem 2), :mod:`~olbench.bounds.ogd` (Zinkevich 2003).
+
+>>> round(novikoff(R=1.0, gamma=0.1), 6)
+100.0
+>>> sorted(THEOREMS)[:3]
+['arow_mistakes', 'freund_schapire', 'novikoff']
+"""
+
+from olbench.bounds.arow import AROW_MISTAKES, arow_mistakes
+from olbench.bounds.core import (BOUND_COLUMNS, THEOREMS, BoundCheck, BoundViolation, RunRecord,
+                                 Skip, Theorem, bound_table, check, declared, skipped, theorem)
+from olbench.bounds.ogd import OGD_REGRET, ogd_gradient_bound, ogd_regret
+from olbench.bounds.pa import (PA1_MISTAKES, PA2_SQUARED_LOSS, PA_SEPARABLE, pa1_mistakes,
+                               pa2_squared_loss, pa_separable)
+from olbench.bounds.perceptron import (FREUND_SCHAPIRE, NOVIKOFF, deviation, freund_schapire,
+                                       freund_schapire_tightest, novikoff)
+
+__all__ = [
+    "AROW_MISTAKES", "BOUND_COLUMNS", "BoundCheck", "BoundViolation", "FREUND_SCHAPIRE",
+    "NOVIKOFF", "OGD_REGRET", "PA1_MISTAKES", "PA2_SQUARED_LOSS", "PA_SEPARABLE", "RunRecord",
+    "Skip", "THEOREMS", "Theorem", "arow_mistakes", "bound_table", "check", "declared",
+    "deviation", "freund_schapire", "freund_schapire_tightest", "novikoff", "ogd_gradient_bound",
+    "ogd_regret", "pa1_mistakes", "pa2_squared_loss", "pa_separable", "skipped", "theorem",
+]
