@@ -23,7 +23,8 @@ from typing import Any, Iterator
 import numpy as np
 import scipy.sparse as sp
 
-from olbench.kernels.checks import first_non_finite_row
+from olbench.features import as_features, check_finite_rows
+from olbench.labels import RunLabels
 from olbench.losses import Loss, get_loss, mistakes, predicted_labels
 
 DEFAULT_LOSS = {"classification": "hinge", "regression": "squared"}
@@ -107,96 +108,10 @@ class Trace:
 
 
 # ----------------------------------------------------------------------------- checks
-class _Labels:
-    """Maps labels to {-1, +1} once, consistently across chunks ({0,1} and bool allowed)."""
-
-    def __init__(self, task: str):
-        self.task = task
-        self.scheme: str | None = None   # "pm1" or "01" once seen
-
-    def __call__(self, y: Any, n_rows: int, offset: int) -> np.ndarray:
-        y = np.asarray(y)
-        if y.ndim != 1:
-            y = y.reshape(-1) if y.size == n_rows else y
-        if y.ndim != 1 or y.shape[0] != n_rows:
-            raise ValueError(f"labels have shape {np.shape(y)} but the features have "
-                             f"{n_rows} rows (rows {offset}..{offset + n_rows - 1})")
-        if self.task != "classification":
-            if y.dtype == bool or not np.issubdtype(y.dtype, np.number):
-                raise ValueError(f"regression targets must be real numbers, got dtype {y.dtype}")
-            y = y.astype(float)
-            _check_finite_rows(~np.isfinite(y), offset, "target")
-            return y
-        if y.dtype == bool:
-            return np.where(y, 1.0, -1.0)
-        if not np.issubdtype(y.dtype, np.number):
-            raise ValueError(f"classification labels must be numbers in {{-1, +1}} (or {{0, 1}},"
-                             f" bool), got dtype {y.dtype}")
-        is_minus, is_zero = y == -1, y == 0
-        if not (is_minus | is_zero | (y == 1)).all():  # O(n); np.unique only to report
-            values = np.unique(y)
-            bad = values[~np.isin(values, (-1, 0, 1))]
-            raise ValueError(f"classification labels must be in {{-1, +1}} (or {{0, 1}}, bool); "
-                             f"found labels not allowed: {_preview(bad)} (rows {offset}.."
-                             f"{offset + n_rows - 1}); map them first, e.g. y = np.where(y == "
-                             f"positive, 1, -1)")
-        has_minus, has_zero = bool(is_minus.any()), bool(is_zero.any())
-        if has_minus and has_zero:
-            raise ValueError("labels mix -1 and 0: use {-1, +1} or {0, 1}, not both")
-        scheme = "pm1" if has_minus else "01" if has_zero else self.scheme
-        if self.scheme is not None and scheme is not None and scheme != self.scheme:
-            raise ValueError(f"labels switch from {self._show(self.scheme)} to "
-                             f"{self._show(scheme)} at rows {offset}..: use one label set")
-        self.scheme = scheme or self.scheme
-        if y.dtype == np.float64 and not has_zero:
-            return y  # already {-1, +1} float64: no copy (the kernels never write to y)
-        return np.where(y > 0, 1.0, -1.0)
-
-    @staticmethod
-    def _show(scheme: str) -> str:
-        return "{-1, +1}" if scheme == "pm1" else "{0, 1}"
-
-
-def _preview(values: np.ndarray, k: int = 10) -> str:
-    shown = ", ".join(repr(v.item()) for v in values[:k])
-    return f"[{shown}{', ...' if values.size > k else ''}]"
-
-
-def _check_finite_rows(bad_rows: np.ndarray, offset: int, what: str) -> None:
-    if bad_rows.any():
-        rows = np.flatnonzero(bad_rows) + offset
-        raise ValueError(f"{what} is NaN or infinite in row {rows[0]}"
-                         + (f" (and {rows.size - 1} more rows)" if rows.size > 1 else ""))
-
-
-def _features(X: Any, offset: int, check_dense: bool = True):
-    """Dense C-contiguous float64 rows, or canonical CSR float64; NaN/inf rejected (dense
-    rows only if ``check_dense``: :func:`run`'s compiled loop catches them itself)."""
-    if sp.issparse(X):
-        X = sp.csr_matrix(X, dtype=np.float64)  # copies unless already CSR float64
-        if not X.has_canonical_format:
-            X = X.copy()  # never mutate the caller's matrix
-            X.sum_duplicates()
-        bad = ~np.isfinite(X.data)
-        if bad.any():
-            rows = np.searchsorted(X.indptr, np.flatnonzero(bad), side="right") - 1
-            _check_finite_rows(np.isin(np.arange(X.shape[0]), rows), offset, "a feature")
-        return X
-    X = np.asarray(X)
-    if X.dtype == object or not (np.issubdtype(X.dtype, np.number) or X.dtype == bool):
-        raise ValueError(f"features must be numbers, got dtype {X.dtype}")
-    if X.ndim != 2:
-        raise ValueError(f"features must be a 2-D array (rows x features), got shape {X.shape}")
-    X = np.ascontiguousarray(X, dtype=np.float64)
-    if check_dense and X.size and first_non_finite_row(X) >= 0:
-        _check_finite_rows(~np.isfinite(X).all(axis=1), offset, "a feature")
-    return X
-
-
 def _non_finite_output(X, offset: int, row: int) -> None:
     """The loop stopped at ``row`` on a NaN/inf output: name the bad input rows, or overflow."""
     if not sp.issparse(X):
-        _check_finite_rows(~np.isfinite(X).all(axis=1), offset, "a feature")
+        check_finite_rows(~np.isfinite(X).all(axis=1), offset, "a feature")
     raise ValueError(f"the prediction is NaN or infinite at row {row} although the features are "
                      f"finite: w.x overflowed (features or weights too large; rescale the data)")
 
@@ -240,7 +155,7 @@ def run(learner, X: Any, y: Any = None, *, loss: str | Loss | None = None,
     learner.validate()
     task = learner.task
     loss_fn = loss if isinstance(loss, Loss) else get_loss(loss or DEFAULT_LOSS[task])
-    labels = _Labels(task)
+    labels = RunLabels(task)
     kernel = learner.kernel()
     margins: list[np.ndarray] = []
     ys: list[np.ndarray] = []
@@ -250,7 +165,7 @@ def run(learner, X: Any, y: Any = None, *, loss: str | Loss | None = None,
     time_rows: list[int] = []
     time_cum: list[float] = []
     for X_chunk, y_chunk in _chunks(X, y, chunk_size):
-        X_chunk = _features(X_chunk, offset, check_dense=False)
+        X_chunk = as_features(X_chunk, offset=offset, check_finite=False)
         n_rows, d = X_chunk.shape
         if n_rows == 0:
             continue
@@ -300,7 +215,7 @@ def predict(learner, X: Any) -> np.ndarray:
     """Outputs p = w.x for each row of X, without learning (the learner must have state)."""
     if not learner.is_initialised:
         raise ValueError(f"{learner.name} has not seen any data yet: nothing to predict with")
-    X = _features(X, 0)
+    X = as_features(X)
     if X.shape[1] != learner.n_features_:
         raise ValueError(f"X has {X.shape[1]} features but the learner was set up for "
                          f"{learner.n_features_}")

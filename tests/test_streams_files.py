@@ -11,8 +11,9 @@ import scipy.sparse as sp
 from sklearn.datasets import dump_svmlight_file, load_svmlight_file
 
 import olbench.streams.files as files
-from olbench.streams.base import fingerprint_chunks, row_norms
-from olbench.streams.bundled import permutation
+from olbench.features import row_norms
+from olbench.streams.base import fingerprint_chunks
+from olbench.streams.real import permutation
 from olbench.streams.files import Csv, MatFile, Svmlight, shared_data_dir
 
 LIBSVM = shared_data_dir() / "libsvm"

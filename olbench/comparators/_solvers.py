@@ -74,12 +74,6 @@ def rmatvec(X, a: np.ndarray) -> np.ndarray:
     return np.asarray(X.T @ a, dtype=float).ravel()
 
 
-def row_norms(X) -> np.ndarray:
-    if sp.issparse(X):
-        return np.sqrt(np.asarray(X.multiply(X).sum(axis=1)).ravel())
-    return np.sqrt(np.einsum("ij,ij->i", X, X))
-
-
 def total_loss(X, y, u, loss: str, epsilon: float) -> float:
     return float(get_loss(loss, epsilon=epsilon)(matvec(X, u), y).sum())
 

@@ -43,6 +43,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from olbench.component import Component, OneOf, Registry
+from olbench.features import as_features
 from olbench.losses import get_loss
 
 #: bump when solver results change, to invalidate old cache entries
@@ -117,12 +118,7 @@ class ComparatorFit:
 
 
 def _prepare(X, y):
-    if sp.issparse(X):
-        X = sp.csr_matrix(X, dtype=np.float64)
-    else:
-        X = np.ascontiguousarray(X, dtype=np.float64)
-        if X.ndim != 2:
-            raise ValueError(f"X must be 2-D (n, d); got shape {X.shape}")
+    X = as_features(X, check_finite=False)
     y = np.ascontiguousarray(y, dtype=np.float64).ravel()
     if y.shape[0] != X.shape[0]:
         raise ValueError(f"X has {X.shape[0]} rows but y has {y.shape[0]} entries")

@@ -35,6 +35,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from olbench.component import Component, Registry
+from olbench.features import as_features, row_norms
 
 Chunk = tuple["np.ndarray | sp.csr_matrix", np.ndarray]
 
@@ -103,7 +104,6 @@ class Stream(Component):
         X = sp.vstack(Xs, format="csr") if sp.issparse(Xs[0]) else np.concatenate(Xs)
         return X, np.concatenate(ys)
 
-    to_arrays = materialize
 
 
 DEFAULT_CHUNK_SIZE = 10_000
@@ -155,26 +155,6 @@ def fingerprint_chunks(chunks: Iterable[Chunk]) -> str:
     return fp.hexdigest()
 
 
-def row_norms(X) -> np.ndarray:
-    """Euclidean norm of every row of a dense or CSR matrix."""
-    if sp.issparse(X):
-        return np.sqrt(np.asarray(X.multiply(X).sum(axis=1)).ravel())
-    return np.sqrt(np.einsum("ij,ij->i", X, X))
-
-
-def as_features(X) -> "np.ndarray | sp.csr_matrix":
-    """X as the contract wants it: float64, dense C-contiguous or CSR with sorted indices."""
-    if sp.issparse(X):
-        X = sp.csr_matrix(X, dtype=np.float64)
-        if not X.has_sorted_indices:
-            X.sort_indices()
-        return X
-    X = np.ascontiguousarray(X, dtype=np.float64)
-    if X.ndim != 2:
-        raise ValueError(f"features must be a 2-D array, got shape {X.shape}")
-    return X
-
-
 def margin_of(u: np.ndarray, X, y: np.ndarray) -> float:
     """min_t y_t u.x_t / ||u||: the margin of the stream (X, y) with respect to u."""
     return float(np.min(y * (X @ u)) / np.linalg.norm(u))
@@ -214,7 +194,8 @@ class InMemoryStream(Stream):
 
     def _assemble(self) -> tuple[Any, np.ndarray, StreamMeta]:
         X, y, fields = self._build()
-        X, y = as_features(X), np.ascontiguousarray(y, dtype=np.float64).ravel()
+        X = as_features(X, check_finite=False)
+        y = np.ascontiguousarray(y, dtype=np.float64).ravel()
         if X.shape[0] != y.shape[0]:
             raise ValueError(f"{self.name}: {X.shape[0]} rows of features but {y.shape[0]} labels")
         fields = dict(fields)
@@ -252,4 +233,3 @@ class InMemoryStream(Stream):
         X, y, _ = self._data()
         return X, y
 
-    to_arrays = materialize

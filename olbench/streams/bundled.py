@@ -2,13 +2,8 @@
 
 Classification sets become binary tasks at the stream boundary: ``positive_label`` (a class
 number or name) against the rest, or against ``negative_label`` only (the other rows are
-dropped). All real-data streams share the same options (:class:`RealArrays`):
-
-* ``order="file"`` keeps the dataset's order, ``"permuted"`` applies a permutation seeded by
-  ``seed`` (the LIBOL protocol averages over 20 such permutations);
-* ``standardize`` centres and scales every feature with statistics of the WHOLE stream (a
-  look-ahead, documented as such); ``normalize`` scales each row to unit norm (no
-  look-ahead); ``bias`` appends a constant 1 (in this order).
+dropped). The options every real-data stream shares (order, standardize, normalize, bias) are
+described in :mod:`olbench.streams.real`.
 
 >>> BreastCancer().meta.n, BreastCancer().meta.d
 (569, 30)
@@ -18,65 +13,12 @@ dropped). All real-data streams share the same options (:class:`RealArrays`):
 
 from __future__ import annotations
 
-
 from typing import Any
 
 import numpy as np
 
-from olbench.component import Interval, OneOf
-from olbench.streams.base import InMemoryStream
-from olbench.streams.labels import LabelMap, label_key
-from olbench.streams.preprocess import Standardizer, normalize_rows
-
-ORDERS = ("file", "permuted")
-
-#: constraints of the options every real-data stream has
-REAL_DATA_CONSTRAINTS = {"order": OneOf(*ORDERS), "seed": Interval(0, 2**63 - 1, integer=True),
-                         "normalize": OneOf(True, False), "standardize": OneOf(True, False),
-                         "bias": OneOf(True, False)}
-
-
-def permutation(n: int, seed: int) -> np.ndarray:
-    """The stream order for ``order="permuted"``: the same for in-memory and file streams."""
-    return np.random.default_rng(int(seed)).permutation(n)
-
-
-class RealArrays(InMemoryStream):
-    """Base of in-memory real data: subclasses write ``_load() -> (X, raw_labels, extra)``."""
-
-    constraints = REAL_DATA_CONSTRAINTS
-
-    def _load(self) -> tuple[Any, np.ndarray, dict[str, Any]]:
-        raise NotImplementedError
-
-    def _source(self) -> str:
-        return type(self).__name__
-
-    def _label_map(self) -> LabelMap:
-        return LabelMap(getattr(self, "positive_label", None),
-                        getattr(self, "negative_label", None), source=self._source())
-
-    def _build(self):
-        X, raw, extra = self._load()
-        extra = dict(extra)
-        if self.order == "permuted":
-            perm = permutation(X.shape[0], self.seed)
-            X, raw = X[perm], raw[perm]
-        if self.task == "classification":
-            labels = self._label_map()
-            seen = set(np.unique(raw).tolist())
-            extra["positive_label"] = labels.resolve(seen)
-            extra["labels_seen"] = sorted(label_key(v) for v in seen)
-            y, keep = labels.apply(raw)
-            if keep is not None:
-                X = X[keep]
-        else:
-            y = np.asarray(raw, dtype=np.float64)
-        if self.standardize:
-            X = Standardizer.fit(X).apply(X)
-        if self.normalize:
-            X = normalize_rows(X)
-        return X, y, {"extra": extra}
+from olbench.labels import LabelMap
+from olbench.streams.real import REAL_DATA_CONSTRAINTS, RealArrays
 
 
 class _Sklearn(RealArrays):

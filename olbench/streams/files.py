@@ -14,7 +14,7 @@ passes, each in constant memory, the first one on first use (never in ``__init__
 
 Relative paths are tried against the working directory, then the repository root, so
 ``../shared/data/libsvm/a9a`` works from anywhere. Labels: see
-:mod:`olbench.streams.labels`; row transforms: :mod:`olbench.streams.preprocess`.
+:mod:`olbench.labels`; row transforms: :mod:`olbench.streams.preprocess`.
 
 >>> import tempfile, os
 >>> path = os.path.join(tempfile.mkdtemp(), "toy.svm")
@@ -39,11 +39,11 @@ import scipy.sparse as sp
 
 from olbench.component import Interval, IsInstance, OneOf
 from olbench.streams.base import (
-    Chunk, Fingerprint, Stream, StreamMeta, _check_chunk_size, append_bias, as_features,
-    row_norms,
+    Chunk, Fingerprint, Stream, StreamMeta, _check_chunk_size, append_bias,
 )
-from olbench.streams.bundled import REAL_DATA_CONSTRAINTS, RealArrays, permutation
-from olbench.streams.labels import LabelMap, describe_labels, label_key
+from olbench.streams.real import REAL_DATA_CONSTRAINTS, RealArrays, permutation
+from olbench.features import as_features, row_norms
+from olbench.labels import LabelMap, describe_labels, label_key
 from olbench.streams.preprocess import ColumnStats, Standardizer, normalize_rows
 
 #: the repository root (folder holding ``olbench/``); relative paths fall back to it
@@ -309,7 +309,7 @@ class TextFile(Stream):
                     X = normalize_rows(X)
                 if self.bias:
                     X = append_bias(X)
-            yield as_features(X), y
+            yield as_features(X, check_finite=False), y  # run() names the bad row
 
     def chunks(self, chunk_size: int | None = None) -> Iterator[Chunk]:
         size = _check_chunk_size(chunk_size)

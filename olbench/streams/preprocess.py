@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 
-from olbench.streams.base import row_norms
+from olbench.features import row_norms
 
 
 def normalize_rows(X):

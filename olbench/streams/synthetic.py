@@ -25,7 +25,8 @@ from typing import Any
 import numpy as np
 
 from olbench.component import Interval, IsInstance, OneOf
-from olbench.streams.base import InMemoryStream, margin_of, row_norms
+from olbench.features import row_norms
+from olbench.streams.base import InMemoryStream, margin_of
 
 _N = Interval(1, math.inf, integer=True)
 _SEED = Interval(0, 2**63 - 1, integer=True)

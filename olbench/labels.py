@@ -1,4 +1,5 @@
-"""Label conventions of data files, mapped once to {-1, +1} at the stream boundary.
+"""Labels, mapped once to {-1, +1}: the conventions of data files (:class:`LabelMap`, at the
+stream boundary) and of arrays given to :func:`olbench.run` (:class:`RunLabels`).
 
 Binary files come coded as {-1, +1}, {0, 1}, {1, 2} or {2, 4} (LIBSVM's breast-cancer); for
 these the larger label is positive unless ``positive_label`` says otherwise. Any other set of
@@ -19,6 +20,8 @@ from __future__ import annotations
 from typing import Any, Iterable
 
 import numpy as np
+
+from olbench.features import check_finite_rows
 
 #: Binary codings recognised without a ``positive_label`` (checked in this order), positive last.
 KNOWN_CODINGS: tuple[tuple[float, float], ...] = ((-1.0, 1.0), (0.0, 1.0), (1.0, 2.0), (2.0, 4.0))
@@ -96,3 +99,64 @@ def _keys(raw: np.ndarray) -> np.ndarray:
     if raw.dtype.kind in "fiub":
         return raw.astype(np.float64)
     return np.array([label_key(v) for v in raw], dtype=object)
+
+
+class RunLabels:
+    """The labels given to :func:`olbench.run`, chunk by chunk: classification labels to
+    {-1, +1} ({0, 1} and bool mapped, consistently across chunks; anything else refused),
+    regression targets to finite float64.
+
+    >>> RunLabels("classification")(np.array([0, 1, 1]), 3, 0).tolist()
+    [-1.0, 1.0, 1.0]
+    """
+
+    def __init__(self, task: str):
+        self.task = task
+        self.scheme: str | None = None   # "pm1" or "01" once seen
+
+    def __call__(self, y: Any, n_rows: int, offset: int) -> np.ndarray:
+        y = np.asarray(y)
+        if y.ndim != 1:
+            y = y.reshape(-1) if y.size == n_rows else y
+        if y.ndim != 1 or y.shape[0] != n_rows:
+            raise ValueError(f"labels have shape {np.shape(y)} but the features have "
+                             f"{n_rows} rows (rows {offset}..{offset + n_rows - 1})")
+        if self.task != "classification":
+            if y.dtype == bool or not np.issubdtype(y.dtype, np.number):
+                raise ValueError(f"regression targets must be real numbers, got dtype {y.dtype}")
+            y = y.astype(float)
+            check_finite_rows(~np.isfinite(y), offset, "target")
+            return y
+        if y.dtype == bool:
+            return np.where(y, 1.0, -1.0)
+        if not np.issubdtype(y.dtype, np.number):
+            raise ValueError(f"classification labels must be numbers in {{-1, +1}} (or {{0, 1}},"
+                             f" bool), got dtype {y.dtype}")
+        is_minus, is_zero = y == -1, y == 0
+        if not (is_minus | is_zero | (y == 1)).all():  # O(n); np.unique only to report
+            values = np.unique(y)
+            bad = values[~np.isin(values, (-1, 0, 1))]
+            raise ValueError(f"classification labels must be in {{-1, +1}} (or {{0, 1}}, bool); "
+                             f"found labels not allowed: {_preview(bad)} (rows {offset}.."
+                             f"{offset + n_rows - 1}); map them first, e.g. y = np.where(y == "
+                             f"positive, 1, -1)")
+        has_minus, has_zero = bool(is_minus.any()), bool(is_zero.any())
+        if has_minus and has_zero:
+            raise ValueError("labels mix -1 and 0: use {-1, +1} or {0, 1}, not both")
+        scheme = "pm1" if has_minus else "01" if has_zero else self.scheme
+        if self.scheme is not None and scheme is not None and scheme != self.scheme:
+            raise ValueError(f"labels switch from {self._show(self.scheme)} to "
+                             f"{self._show(scheme)} at rows {offset}..: use one label set")
+        self.scheme = scheme or self.scheme
+        if y.dtype == np.float64 and not has_zero:
+            return y  # already {-1, +1} float64: no copy (the kernels never write to y)
+        return np.where(y > 0, 1.0, -1.0)
+
+    @staticmethod
+    def _show(scheme: str) -> str:
+        return "{-1, +1}" if scheme == "pm1" else "{0, 1}"
+
+
+def _preview(values: np.ndarray, k: int = 10) -> str:
+    shown = ", ".join(repr(v.item()) for v in values[:k])
+    return f"[{shown}{', ...' if values.size > k else ''}]"
