@@ -18,7 +18,8 @@ from hydra.core.hydra_config import HydraConfig
 import numpy as np
 from omegaconf import DictConfig, OmegaConf
 
-from olbench.grid import CONF_DIR, GridError, Task, expand, run_grid, single_cell, validate
+from olbench.grid import run_grid
+from olbench.tasks import CONF_DIR, GridError, Task, expand, single_cell, validate
 from olbench.results import RunStore
 
 CELL_GROUPS = ("stream", "learner", "comparator")

@@ -1,172 +1,26 @@
-"""Expand an experiment into tasks and run them: joblib locally, Dask on a cluster.
+"""Run tasks (:mod:`olbench.tasks`): joblib locally, Dask on a cluster; resumable.
 
-An experiment's ``grid`` lists streams, learners and comparators; each entry is a registry
-key (its defaults come from ``conf/<group>/<key>.yaml``) or a mapping::
-
-    learners:
-      - perceptron
-      - key: pa
-        params: {variant: pa1}            # fixed values
-        sweep: {C: [0.1, 1.0, 10.0]}      # one task per value (product over swept params)
-
-A *task* is one (stream, learner, seed), measured against every comparator of the grid
-(comparators never rerun a learner). The stream's ``seed`` is a child of the run seed, derived
-before dispatch, so the table is the same whatever ``n_jobs`` or backend. Each finished task
-is written at once (see :mod:`olbench.results`); re-running skips finished tasks.
-
->>> tasks = expand({"streams": ["separable"], "learners": [{"key": "pa", "sweep":
-...                 {"C": [0.1, 1.0]}}], "comparators": ["best_fixed"]}, seeds=[0, 1])
->>> len(tasks), sorted({t.learner["C"] for t in tasks})
-(4, [0.1, 1.0])
+Each finished task is written at once (see :mod:`olbench.results`); re-running skips finished
+tasks, and a task that fails becomes a row with ``status = "error: ..."`` (retried next time).
 """
 
 from __future__ import annotations
 
 import contextlib
-import hashlib
-import itertools
 import json
 import time
 import traceback
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Iterator
+from typing import Any, Iterator
 
-import numpy as np
 import pandas as pd
-from hydra.utils import get_class, instantiate
-from omegaconf import DictConfig, ListConfig, OmegaConf
+from hydra.utils import instantiate
 
 from olbench.results import RunStore, versions
+from olbench.tasks import Task, _key_of
 
-CONF_DIR = Path(__file__).resolve().parents[1] / "conf"
-GROUPS = ("streams", "learners", "comparators")
 #: runs on streams of at most this many features keep their final weights (``final_w``)
 MAX_D_FOR_WEIGHTS = 3
-
-
-class GridError(ValueError):
-    """An experiment grid that cannot run: unknown names, bad parameters (checked up front)."""
-
-
-# ----------------------------------------------------------------------------- tasks
-def _plain(node: Any) -> Any:
-    if isinstance(node, (DictConfig, ListConfig)):
-        return OmegaConf.to_container(node, resolve=True)
-    return node
-
-
-@dataclass(frozen=True)
-class Task:
-    """One run: a stream, a learner, the comparators, a seed. Specs are ``_target_`` dicts."""
-
-    experiment: str
-    seed: int
-    stream: dict
-    learner: dict
-    comparators: tuple = ()
-    checkpoints: int = 25
-    loss: str | None = None
-    cache_dir: str | None = field(default=None, compare=False)
-
-    @property
-    def run_id(self) -> str:
-        spec = [self.experiment, self.seed, self.stream, self.learner, list(self.comparators),
-                self.checkpoints, self.loss]
-        return hashlib.sha256(json.dumps(spec, sort_keys=True, default=str).encode()
-                              ).hexdigest()[:16]
-
-
-def child_seed(seed: int, role: str) -> int:
-    """A seed for one ingredient of a run (``"stream"``, ...), derived from the run seed."""
-    roles = ("stream", "learner", "comparator")
-    state = np.random.SeedSequence(int(seed)).spawn(len(roles))[roles.index(role)]
-    return int(state.generate_state(1)[0])
-
-
-def _group_file(group: str, key: str) -> Path:
-    path = CONF_DIR / group / f"{key}.yaml"
-    if not path.exists():
-        known = sorted(p.stem for p in (CONF_DIR / group).glob("*.yaml"))
-        raise GridError(f"unknown {group} {key!r} in the experiment grid; available: "
-                        + ", ".join(known))
-    return path
-
-
-def component_specs(group: str, entries: Iterable[Any]) -> list[dict]:
-    """Full ``_target_`` specs for grid entries of a group (see the module docs)."""
-    specs = []
-    for entry in _plain(entries) or []:
-        if isinstance(entry, str):
-            entry = {"key": entry}
-        if not isinstance(entry, dict) or "key" not in entry:
-            raise GridError(f"a {group} entry must be a key or a mapping with 'key': {entry!r}")
-        unknown = set(entry) - {"key", "params", "sweep"}
-        if unknown:
-            raise GridError(f"{group} entry {entry['key']!r}: unknown fields {sorted(unknown)};"
-                            " use params (fixed values) and sweep (lists of values)")
-        base = _plain(OmegaConf.load(_group_file(group, entry["key"])))
-        base.update(entry.get("params") or {})
-        sweep = entry.get("sweep") or {}
-        for name, values in sweep.items():
-            if not isinstance(values, list) or not values:
-                raise GridError(f"{group} {entry['key']!r}: sweep.{name} must be a non-empty "
-                                f"list, got {values!r}")
-        for combo in itertools.product(*sweep.values()):
-            specs.append({**base, **dict(zip(sweep, combo))})
-    return specs
-
-
-def _with_seed(spec: dict, seed: int) -> dict:
-    if "seed" in get_class(spec["_target_"]).param_names():
-        return {**spec, "seed": child_seed(seed, "stream")}
-    return spec
-
-
-def expand(grid: Any, *, seeds: Iterable[int], experiment: str = "single",
-           checkpoints: int = 25, loss: str | None = None,
-           cache_dir: str | None = None) -> list[Task]:
-    """The tasks of a grid: streams x learners x seeds, each with all comparators."""
-    grid = _plain(grid)
-    unknown = set(grid) - {"seeds", *GROUPS}
-    if unknown:
-        raise GridError(f"unknown grid fields {sorted(unknown)}; a grid has seeds, "
-                        + ", ".join(GROUPS))
-    streams = component_specs("stream", grid.get("streams"))
-    learners = component_specs("learner", grid.get("learners"))
-    comparators = tuple(component_specs("comparator", grid.get("comparators")))
-    if not streams or not learners:
-        raise GridError("an experiment grid needs at least one stream and one learner")
-    return [Task(experiment, int(seed), _with_seed(stream, seed), learner, comparators,
-                 checkpoints, loss, cache_dir)
-            for seed in seeds for stream in streams for learner in learners]
-
-
-def single_cell(stream: Any, learner: Any, comparator: Any, **kw) -> list[Task]:
-    """The tasks of one composed stream x learner x comparator (``olbench learner=pa ...``)."""
-    seeds = kw.pop("seeds")
-    comparators = (_plain(comparator),) if comparator is not None else ()
-    return [Task(kw.get("experiment", "single"), int(s), _with_seed(_plain(stream), s),
-                 _plain(learner), comparators, kw.get("checkpoints", 25), kw.get("loss"),
-                 kw.get("cache_dir")) for s in seeds]
-
-
-def validate(tasks: list[Task]) -> None:
-    """Build every distinct component once and check its parameters, before any run."""
-    seen: set[str] = set()
-    for task in tasks:
-        for role, spec in [("stream", task.stream), ("learner", task.learner),
-                           *[("comparator", c) for c in task.comparators]]:
-            key = json.dumps(spec, sort_keys=True, default=str)
-            if key in seen:
-                continue
-            seen.add(key)
-            try:
-                instantiate(spec, _convert_="all").validate()
-            except Exception as error:
-                cause = error.__cause__ or error
-                raise GridError(f"{role} {_key_of(spec) or spec.get('_target_')}: {cause}"
-                                ) from error
 
 
 # ----------------------------------------------------------------------------- one run
@@ -178,10 +32,6 @@ def _flat_params(prefix: str, spec: dict) -> dict[str, Any]:
         scalar = value is None or isinstance(value, (bool, int, float, str))
         out[f"{prefix}_{name}"] = value if scalar else json.dumps(value)
     return out
-
-
-def _key_of(spec: dict) -> str | None:
-    return getattr(get_class(spec["_target_"]), "key", None)
 
 
 def _file_stamp(spec: dict) -> tuple | None:

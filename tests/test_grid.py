@@ -6,7 +6,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from olbench.grid import GridError, child_seed, expand, run_grid, run_task, validate
+from olbench.grid import run_grid, run_task
+from olbench.tasks import GridError, child_seed, expand, validate
 from olbench.results import RunStore, read_results
 
 GRID = {

@@ -15,10 +15,8 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-
 from olbench.labels import LabelMap
-from olbench.streams.real import REAL_DATA_CONSTRAINTS, RealArrays
+from olbench.streams.real import RealArrays
 
 
 class _Sklearn(RealArrays):
