@@ -1,0 +1,176 @@
+"""Registry-wide contracts for streams and comparators, as test_learner_contract.py is for
+learners: every registered component is found through its registry (no hand list), built
+from its own config file, and held to the contract of its base module."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+import scipy.io
+import scipy.sparse as sp
+from hydra.utils import instantiate
+from omegaconf import OmegaConf
+
+from olbench.comparators import Comparator
+from olbench.features import row_norms
+from olbench.learners import Learner
+from olbench.losses import get_loss
+from olbench.streams import Stream
+from olbench.streams.base import fingerprint_chunks
+
+CONF = Path(__file__).resolve().parents[1] / "conf"
+SMALL = {"n": 240, "k": 30}            # keep synthetic streams small where they have a size
+
+
+def _rows(n=60, d=4, seed=0):
+    rng = np.random.default_rng(seed)
+    X = np.round(rng.normal(size=(n, d)), 3)
+    return X, np.where(X @ np.arange(1, d + 1) > 0, 1, -1)
+
+
+def _svmlight(path):
+    X, y = _rows()
+    path.write_text("".join(f"{label} " + " ".join(f"{j + 1}:{v}" for j, v in enumerate(x)
+                                                   if v) + "\n" for x, label in zip(X, y)))
+    return {"path": str(path)}
+
+
+def _csv(path):
+    X, y = _rows()
+    lines = ["a,b,c,d,label"] + [",".join(map(str, [*x, label])) for x, label in zip(X, y)]
+    path.write_text("\n".join(lines) + "\n")
+    return {"path": str(path), "label_column": "label"}
+
+
+def _mat(path):
+    X, y = _rows()
+    scipy.io.savemat(path, {"data": np.column_stack([y, X])})
+    return {"path": str(path)}
+
+
+#: file-backed streams: a writer of a small file in the stream's format (add one per format)
+FILE_WRITERS = {"libsvm": _svmlight, "csv": _csv, "mat": _mat}
+
+
+def _config(group: str, key: str) -> dict:
+    return OmegaConf.to_container(OmegaConf.load(CONF / group / f"{key}.yaml"))
+
+
+def make_from_config(key: str, tmp_path, **overrides) -> Stream:
+    spec = _config("stream", key)
+    cls = Stream.registry.get(key)
+    if "path" in cls.param_names():
+        assert key in FILE_WRITERS, f"file stream {key!r}: add a writer to FILE_WRITERS"
+        spec.update(FILE_WRITERS[key](tmp_path / f"data.{key}"))
+    spec.update({k: v for k, v in SMALL.items() if k in cls.param_names()}, **overrides)
+    return instantiate(spec, _convert_="all")
+
+
+STREAMS = Stream.registry.keys()
+
+
+@pytest.mark.parametrize("key", STREAMS)
+def test_stream_contract(key, tmp_path):
+    stream = make_from_config(key, tmp_path)
+    meta = stream.meta
+    X, y = stream.materialize()
+    # arrays: float64, dense C-contiguous or canonical CSR; labels in {-1, +1} or finite reals
+    assert X.dtype == np.float64 and y.dtype == np.float64 and y.ndim == 1
+    assert (X.has_canonical_format if sp.issparse(X) else X.flags.c_contiguous)
+    if meta.task == "classification":
+        assert set(np.unique(y)) <= {-1.0, 1.0}
+    assert np.isfinite(y).all() and np.isfinite(X.data if sp.issparse(X) else X).all()
+    # meta agrees with the data
+    assert (meta.n, meta.d, meta.sparse) == (X.shape[0], X.shape[1], sp.issparse(X))
+    assert meta.task == stream.task and meta.name == stream.name
+    assert meta.radius == pytest.approx(float(row_norms(X).max()), rel=1e-12)
+    assert meta.fingerprint == fingerprint_chunks([(X, y)])
+    if meta.u is not None and meta.margin is not None:
+        assert meta.margin == pytest.approx(
+            float(np.min(y * (X @ meta.u)) / np.linalg.norm(meta.u)), rel=1e-9, abs=1e-12)
+    # the chunk size does not change the data
+    for size in (1, 7, meta.n + 5):
+        chunks = list(stream.clone().chunks(size))
+        assert all(len(cy) <= size for _, cy in chunks)
+        assert fingerprint_chunks(chunks) == meta.fingerprint
+
+
+@pytest.mark.parametrize("key", [k for k in STREAMS
+                                 if "seed" in Stream.registry.get(k).param_names()])
+def test_stream_seed_contract(key, tmp_path):
+    """Same seed -> same bytes; another seed -> other data (or, for file streams in file
+    order, the seed is unused and the data are the same)."""
+    a = make_from_config(key, tmp_path, seed=11)
+    assert a.meta.fingerprint == make_from_config(key, tmp_path, seed=11).meta.fingerprint
+    other = make_from_config(key, tmp_path, seed=12).meta.fingerprint
+    if getattr(a, "order", "permuted") == "permuted":
+        assert other != a.meta.fingerprint
+
+
+# --------------------------------------------------------------------------- comparators
+def _data():
+    from olbench.streams import make_stream
+
+    return {"classification": [make_stream("separable", n=150, d=4, gamma=0.1, seed=1),
+                               make_stream("noisy", n=150, d=4, flip_rate=0.1, seed=2)],
+            "regression": [make_stream("linear_regression", n=150, d=4, seed=3)]}
+
+
+COMPARATORS = Comparator.registry.keys()
+
+
+def _comparator_task(comparator) -> str:
+    loss = getattr(comparator, "loss", None)
+    return "classification" if loss is None else get_loss(loss).task
+
+
+@pytest.mark.parametrize("key", COMPARATORS)
+def test_comparator_contract(key, tmp_path):
+    comparator = instantiate(_config("comparator", key), _convert_="all")
+    for stream in _data()[_comparator_task(comparator)]:
+        X, y = stream.materialize()
+        ks = np.array([10, 75, 150])
+        fresh = comparator.fit(X, y, stream.meta, checkpoints=ks, cache=None)
+        if not fresh.ok:                           # every skip says why
+            assert isinstance(fresh.skip_reason, str) and len(fresh.skip_reason) > 5
+            continue
+        n = len(y)
+        assert fresh.u.shape == (X.shape[1],) and fresh.margins.shape == (n,)
+        np.testing.assert_allclose(fresh.margins, X @ fresh.u, rtol=1e-12, atol=1e-12)
+        assert np.isfinite(fresh.losses).all() and fresh.losses.shape == (n,)
+        if fresh.prefix_loss is None:
+            np.testing.assert_allclose(fresh.cum_loss_at(ks), np.cumsum(fresh.losses)[ks - 1])
+        if fresh.gap is not None:                   # the certificate holds and is tight
+            assert -1e-9 <= fresh.gap <= 1e-6 * max(1.0, abs(fresh.objective))
+        # a cached fit equals an uncached one, on the first call and on the cache hit
+        for _ in range(2):
+            cached = comparator.fit(X, y, stream.meta, checkpoints=ks, cache=tmp_path / "c")
+            np.testing.assert_array_equal(cached.u, fresh.u)
+            np.testing.assert_array_equal(cached.losses, fresh.losses)
+            assert cached.params == fresh.params == {"key": key, **comparator.get_params()}
+
+
+# --------------------------------------------------------------------------- configs
+@pytest.mark.parametrize("group,registry", [("stream", Stream.registry),
+                                            ("learner", Learner.registry),
+                                            ("comparator", Comparator.registry)])
+def test_config_sets_every_parameter_to_the_constructor_default(group, registry):
+    """One rule for every group: the YAML lists every parameter, with the value the class
+    itself defaults to, so what a user reads in conf/ is what runs."""
+    import inspect
+
+    for key, cls in registry.items():
+        node = _config(group, key)
+        values = {k: v for k, v in node.items() if not k.startswith("_")}
+        assert set(values) == set(cls.param_names()), f"{group}/{key}.yaml"
+        signature = inspect.signature(cls.__init__).parameters
+        for name, value in values.items():
+            default = signature[name].default
+            if default is inspect.Parameter.empty or value == "???":
+                continue                            # required: the file names a placeholder
+            if name == "path":
+                continue                            # a default dataset, for file streams
+            assert value == default or (isinstance(default, tuple) and list(default) == value), \
+                f"{group}/{key}.yaml: {name}={value!r} but the class default is {default!r}"
