@@ -7,10 +7,11 @@
 >>> trace.margins.tolist(), trace.n_mistakes
 ([0.0, 0.0, 1.0], 2)
 
-Inputs are checked and converted once, here: features to float64 (dense C-contiguous or CSR
-with summed duplicates), labels to {-1, +1} (classification; {0, 1} and bool are mapped) or
-real targets (regression). NaN/inf, wrong labels, a wrong number of features and an empty
-stream each raise a ``ValueError`` naming the problem and the row.
+Inputs are checked and converted once, at the protocol's boundary, by the one conversion of
+each kind: features by :func:`olbench.features.as_features` (float64, dense C-contiguous or
+canonical CSR), labels by :class:`olbench.labels.RunLabels` ({-1, +1} for classification,
+{0, 1} and bool mapped; real targets for regression). NaN/inf, wrong labels, a wrong number
+of features and an empty stream each raise a ``ValueError`` naming the problem and the row.
 """
 
 from __future__ import annotations
