@@ -16,6 +16,7 @@ from typing import Any, Iterator
 import pandas as pd
 from hydra.utils import instantiate
 
+from olbench import schema as col
 from olbench.results import RunStore, versions
 from olbench.tasks import Task, _key_of
 
@@ -83,13 +84,13 @@ def run_task(task: Task) -> pd.DataFrame:
 
     start = time.perf_counter()
     ident: dict[str, Any] = {
-        "experiment": task.experiment, "run_id": task.run_id, "seed": task.seed,
-        "stream_key": _key_of(task.stream), "learner_key": _key_of(task.learner),
-        **_flat_params("stream", task.stream), **_flat_params("learner", task.learner)}
+        col.EXPERIMENT: task.experiment, col.RUN_ID: task.run_id, col.SEED: task.seed,
+        col.STREAM_KEY: _key_of(task.stream), col.LEARNER_KEY: _key_of(task.learner),
+        **_flat_params(col.STREAM, task.stream), **_flat_params(col.LEARNER, task.learner)}
     try:
         stream, whole = load_stream(task.stream, task.cache_dir, bool(task.comparators))
         learner = instantiate(task.learner, _convert_="all")
-        ident.update(stream=stream.name, learner=learner.name)
+        ident.update({col.STREAM: stream.name, col.LEARNER: learner.name})
         meta = stream.meta if whole is None else whole[2]
         ks = log_checkpoints(meta.n, task.checkpoints)
         data = (stream,) if whole is None else whole[:2]
@@ -104,19 +105,19 @@ def run_task(task: Task) -> pd.DataFrame:
                 fits[comparator.name] = comparator.fit(X, y, meta, checkpoints=ks,
                                                        cache=task.cache_dir)
         rows = metrics_table(trace, learner=learner, meta=meta, fits=fits, checkpoints=ks)
-        rows["time_s"] = trace.time_at(rows["t"].to_numpy())
-        rows["status"] = "ok"
-        ident.update(stream_n=meta.n, stream_d=meta.d, stream_radius=meta.radius,
-                     stream_margin=meta.margin, stream_fingerprint=meta.fingerprint)
+        rows[col.TIME_S] = trace.time_at(rows[col.T].to_numpy())
+        rows[col.STATUS] = col.OK
+        ident.update({col.STREAM_N: meta.n, col.STREAM_D: meta.d, col.STREAM_RADIUS: meta.radius,
+                      col.STREAM_MARGIN: meta.margin, col.STREAM_FINGERPRINT: meta.fingerprint})
         if meta.d <= MAX_D_FOR_WEIGHTS:  # small enough to keep: decision-boundary figures
-            ident["final_w"] = json.dumps(trace.state["w"].tolist())
+            ident[col.FINAL_W] = json.dumps(trace.state["w"].tolist())
     except Exception as error:  # recorded as a row; the grid goes on
         message = f"error: {type(error).__name__}: {error}"
-        rows = pd.DataFrame({"status": [message],
-                             "traceback": ["".join(traceback.format_exception(error))[-4000:]]})
+        rows = pd.DataFrame({col.STATUS: [message],
+                             col.TRACEBACK: ["".join(traceback.format_exception(error))[-4000:]]})
     for column, value in {**ident, **versions()}.items():
         rows[column] = value
-    rows["wall_s"] = time.perf_counter() - start
+    rows[col.WALL_S] = time.perf_counter() - start
     return rows
 
 
@@ -171,5 +172,5 @@ def run_grid(tasks: list[Task], folder: str | Path, *, n_jobs: int = -1,
                             + (f" ({len(done & {t.run_id for t in tasks})} done before)"
                                if done else ""))
             for rows in bar:
-                store.save(rows["run_id"].iloc[0], rows)
+                store.save(rows[col.RUN_ID].iloc[0], rows)
     return store.merge([t.run_id for t in tasks])

@@ -15,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from olbench import schema as col
 from olbench.checkpoints import log_checkpoints
 from olbench.losses import get_loss, mistakes
 
@@ -81,19 +82,19 @@ def curve(margins, y=None, updated=None, *, loss: str = "hinge", epsilon: float 
     ks = log_checkpoints(n) if checkpoints is None else np.asarray(checkpoints, dtype=np.int64)
     L = get_loss(loss, epsilon=epsilon)
     cum = np.cumsum(L(margins, y))[ks - 1]
-    df = pd.DataFrame({"t": ks, "loss": loss, "cum_loss": cum, "avg_loss": cum / ks})
+    df = pd.DataFrame({col.T: ks, col.LOSS: loss, col.CUM_LOSS: cum, col.AVG_LOSS: cum / ks})
     if L.task == "classification":
         mis = np.cumsum(mistakes(margins, y, tie))[ks - 1]
-        df["mistakes"], df["mistake_rate"] = mis, mis / ks
+        df[col.MISTAKES], df[col.MISTAKE_RATE] = mis, mis / ks
         if clean_y is not None:
             cm = np.cumsum(mistakes(margins, np.asarray(clean_y, float), tie))[ks - 1]
-            df["clean_mistakes"], df["clean_mistake_rate"] = cm, cm / ks
+            df[col.CLEAN_MISTAKES], df[col.CLEAN_MISTAKE_RATE] = cm, cm / ks
     if updated is not None:
-        df["updates"] = np.cumsum(updated)[ks - 1]
+        df[col.UPDATES] = np.cumsum(updated)[ks - 1]
     if comparator is not None:
         comp = comparator_cum_loss(comparator, ks, y, loss=loss, epsilon=epsilon)
-        df["comparator_loss"] = comp
-        df["regret"] = cum - comp
+        df[col.COMPARATOR_LOSS] = comp
+        df[col.REGRET] = cum - comp
     return df
 
 
@@ -123,11 +124,11 @@ def metrics_table(trace, *, learner=None, meta=None, fits: dict | None = None,
     df = curve(margins, y, updated, loss=loss, epsilon=epsilon, tie=tie,
                comparator=comp if comp is not None and comp.ok else None, checkpoints=ks,
                clean_y=getattr(meta, "clean_y", None))
-    df["comparator"] = comp.comparator if comp is not None else None
+    df[col.COMPARATOR] = comp.comparator if comp is not None else None
     if learner is None:
         return df
     R = getattr(meta, "radius", None) if R is None else R
     bt = bound_table(learner, trace, checkpoints=ks, R=R, fits=fits)
     if bt.empty:
         return df
-    return df.merge(bt, on="t", how="left")
+    return df.merge(bt, on=col.T, how="left")

@@ -1,10 +1,7 @@
 """The results table: schema, atomic per-run files, and the merged parquet.
 
-One long table, one row per (run, checkpoint t, bound): identification columns prefixed by
-concept (``stream_*``, ``learner_*``, ``comparator``), then ``seed``, ``t``, ``cum_loss``,
-``mistakes``, ``updates``, ``regret``, ``bound_name``, ``bound``, ``bound_holds``, ``time_s``,
-``status`` (``ok``, ``error: ...``) and library versions. Readable with plain
-``pandas.read_parquet``.
+One long table, one row per (run, checkpoint t, bound), whose columns are named and
+documented in :mod:`olbench.schema`. Readable with plain ``pandas.read_parquet``.
 
 A run folder ``results/<experiment>/<name>/`` holds ``runs/<run_id>.parquet`` (written as
 each task finishes, atomically: an interrupted grid loses nothing that finished), and the
@@ -27,15 +24,11 @@ from pathlib import Path
 
 import pandas as pd
 
+from olbench.schema import LEADING_COLUMNS, OK, STATUS
+
 RESULTS_FILE = "results.parquet"
 SUMMARY_FILE = "summary.csv"
 
-#: the first columns of the table, in this order (the rest follow alphabetically)
-LEADING_COLUMNS = ["experiment", "run_id", "status", "seed", "stream", "learner",
-                   "comparator", "t", "loss", "cum_loss", "avg_loss", "mistakes",
-                   "mistake_rate", "updates", "comparator_loss", "regret", "bound_name",
-                   "quantity", "bound", "observed", "ratio", "bound_holds", "skip_reason",
-                   "time_s", "wall_s"]
 
 
 @functools.cache
@@ -87,10 +80,10 @@ class RunStore:
         done = set()
         for path in self.runs.glob("*.parquet") if self.runs.exists() else []:
             try:
-                status = pd.read_parquet(path, columns=["status"])["status"]
+                status = pd.read_parquet(path, columns=[STATUS])[STATUS]
             except Exception:  # an unreadable file is recomputed, not trusted
                 continue
-            if (status == "ok").all():
+            if (status == OK).all():
                 done.add(path.stem)
         return done
 

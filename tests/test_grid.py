@@ -158,3 +158,18 @@ def test_comparators_of_the_other_task_are_not_fitted():
     final = rows[rows["t"] == 200].iloc[0]
     assert final["regret"] == pytest.approx(final["cum_loss"] - final["comparator_loss"])
     assert final["comparator_loss"] <= final["cum_loss"]  # the best fixed is best in hindsight
+
+
+def test_every_column_of_a_real_table_is_named_in_the_schema(tmp_path):
+    """A column written by any module is a documented name of olbench.schema."""
+    from olbench.schema import is_documented
+
+    tasks = expand({"streams": [{"key": "noisy", "params": {"n": 200, "d": 3}}],
+                    "learners": ["pa", "arow"], "comparators": ["best_fixed"]}, seeds=[0],
+                   cache_dir=str(tmp_path / "cache"))
+    table = run_grid(tasks, tmp_path / "out", n_jobs=1, progress=False)
+    failed = run_task(tasks[0].__class__(**{**tasks[0].__dict__,
+                                            "learner": {"_target_": "olbench.learners.pa.PA",
+                                                        "C": -1.0}}))
+    undocumented = [c for c in [*table.columns, *failed.columns] if not is_documented(c)]
+    assert not undocumented, f"add these to olbench.schema.COLUMNS: {undocumented}"

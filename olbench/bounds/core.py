@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping
 import numpy as np
 
 from olbench.losses import get_loss, mistakes
+from olbench.schema import BOUND_COLUMNS
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -35,8 +36,6 @@ if TYPE_CHECKING:
 #: every registered theorem by name (filled by :func:`theorem`)
 THEOREMS: dict[str, "Theorem"] = {}
 
-BOUND_COLUMNS = ["t", "bound_name", "quantity", "bound", "observed", "ratio", "bound_holds",
-                 "skip_reason"]
 
 
 class BoundViolation(UserWarning):

@@ -1,0 +1,118 @@
+"""The results table's columns, named once: every module that writes or reads the table
+uses these names (never a string literal of its own), and :data:`COLUMNS` documents each.
+
+One long table, one row per (run, checkpoint t, bound). Identification columns are prefixed
+by concept: ``stream_<param>`` / ``learner_<param>`` (each hyper-parameter of the run's
+stream and learner), ``stream_n``, ``stream_d``, ... (the stream's meta), and
+``<library>_version``. Conventions (labels in {-1, +1}, per-example losses, regret = the
+learner's cumulative loss - the comparator's) are stated in :mod:`olbench.losses`.
+
+>>> COLUMNS[REGRET]
+"cum_loss - comparator_loss: the learner's regret against the comparator at t"
+>>> is_documented("learner_C"), is_documented("numpy_version"), is_documented("colour")
+(True, True, False)
+"""
+
+from __future__ import annotations
+
+# ----------------------------------------------------------------------- identification
+EXPERIMENT = "experiment"
+RUN_ID = "run_id"
+STATUS = "status"
+TRACEBACK = "traceback"
+SEED = "seed"
+STREAM = "stream"
+LEARNER = "learner"
+COMPARATOR = "comparator"
+STREAM_KEY = "stream_key"
+LEARNER_KEY = "learner_key"
+STREAM_N = "stream_n"
+STREAM_D = "stream_d"
+STREAM_RADIUS = "stream_radius"
+STREAM_MARGIN = "stream_margin"
+STREAM_FINGERPRINT = "stream_fingerprint"
+FINAL_W = "final_w"
+# ----------------------------------------------------------------------- per checkpoint
+T = "t"
+LOSS = "loss"
+CUM_LOSS = "cum_loss"
+AVG_LOSS = "avg_loss"
+MISTAKES = "mistakes"
+MISTAKE_RATE = "mistake_rate"
+CLEAN_MISTAKES = "clean_mistakes"
+CLEAN_MISTAKE_RATE = "clean_mistake_rate"
+UPDATES = "updates"
+COMPARATOR_LOSS = "comparator_loss"
+REGRET = "regret"
+TIME_S = "time_s"
+WALL_S = "wall_s"
+# ----------------------------------------------------------------------- per bound
+BOUND_NAME = "bound_name"
+QUANTITY = "quantity"
+BOUND = "bound"
+OBSERVED = "observed"
+RATIO = "ratio"
+BOUND_HOLDS = "bound_holds"
+SKIP_REASON = "skip_reason"
+
+#: the status of a run that finished; failures are ``"error: <type>: <message>"``
+OK = "ok"
+
+#: the bound columns, in table order (one row per bound and checkpoint)
+BOUND_COLUMNS = [T, BOUND_NAME, QUANTITY, BOUND, OBSERVED, RATIO, BOUND_HOLDS, SKIP_REASON]
+
+#: every fixed column, in table order, with what it holds
+COLUMNS = {
+    EXPERIMENT: "the experiment's name (single cells: single)",
+    RUN_ID: "hash of the run's full specification: stream, learner, comparators, seed, ...",
+    STATUS: "ok, or error: <type>: <message> for a run that failed (retried on re-run)",
+    SEED: "the run seed (streams get a child seed of it)",
+    STREAM: "the stream's deterministic name, e.g. Separable[n=1000,...]",
+    LEARNER: "the learner's deterministic name, e.g. PA[C=1.0,variant=pa1]",
+    COMPARATOR: "the comparator the regret columns are measured against (none: empty)",
+    T: "the checkpoint: rounds seen, 1-based",
+    LOSS: "the per-example loss of cum_loss (hinge, squared, ...)",
+    CUM_LOSS: "the learner's cumulative loss up to t",
+    AVG_LOSS: "cum_loss / t",
+    MISTAKES: "cumulative mistakes up to t (classification; tie rule of the learner)",
+    MISTAKE_RATE: "mistakes / t",
+    UPDATES: "cumulative rounds on which the update rule fired",
+    COMPARATOR_LOSS: "the comparator's cumulative loss up to t (prefix comparators: the "
+                     "prefix optimum)",
+    REGRET: "cum_loss - comparator_loss: the learner's regret against the comparator at t",
+    BOUND_NAME: "a theorem checked at t (olbench.bounds), or empty",
+    QUANTITY: "what the theorem bounds: mistakes, sum_sq_hinge, regret",
+    BOUND: "the bound's value at t",
+    OBSERVED: "the bounded quantity's observed value at t",
+    RATIO: "observed / bound",
+    BOUND_HOLDS: "True, False (a violation: a bug), or empty when skipped",
+    SKIP_REASON: "why a theorem could not be checked",
+    TIME_S: "cumulative wall time of the compiled loop up to t (s)",
+    WALL_S: "wall time of the whole task: stream, run, comparators, metrics (s)",
+    CLEAN_MISTAKES: "cumulative mistakes against the noise-free labels (noisy streams)",
+    CLEAN_MISTAKE_RATE: "clean_mistakes / t",
+    TRACEBACK: "the end of the traceback of a failed run",
+    STREAM_KEY: "the stream's registry key (known even when the run failed early)",
+    LEARNER_KEY: "the learner's registry key (known even when the run failed early)",
+    STREAM_N: "the stream's length n",
+    STREAM_D: "the stream's dimension d",
+    STREAM_RADIUS: "R = max_t ||x_t||",
+    STREAM_MARGIN: "gamma w.r.t. the generating vector (synthetic streams)",
+    STREAM_FINGERPRINT: "sha256 of the stream's bytes (same seed, same fingerprint)",
+    FINAL_W: "the final weights as JSON (streams of at most 3 features: boundary figures)",
+}
+
+#: the first columns of a stored table, in this order (the rest follow alphabetically)
+LEADING_COLUMNS = [EXPERIMENT, RUN_ID, STATUS, SEED, STREAM, LEARNER, COMPARATOR, T, LOSS,
+                   CUM_LOSS, AVG_LOSS, MISTAKES, MISTAKE_RATE, UPDATES, COMPARATOR_LOSS, REGRET,
+                   BOUND_NAME, QUANTITY, BOUND, OBSERVED, RATIO, BOUND_HOLDS, SKIP_REASON,
+                   TIME_S, WALL_S]
+
+#: prefixes of the parameter columns (``stream_<param>``, ``learner_<param>``)
+PARAM_PREFIXES = ("stream_", "learner_")
+
+
+def is_documented(column: str) -> bool:
+    """A fixed column, a parameter column or a library version column."""
+    return (column in COLUMNS or column.startswith(PARAM_PREFIXES)
+            or column.endswith("_version"))
