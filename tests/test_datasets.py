@@ -163,8 +163,8 @@ def test_crlf_copy_has_the_same_checksum_as_the_lf_original(toy):
 
 def test_offline_miss_says_which_file_to_put_where(toy):
     card, d = toy
-    with pytest.raises(DatasetNotFound) as info:
-        make_stream("dataset", name="toy", data_dir=str(d["mine"])).meta
+    with pytest.raises(DatasetNotFound) as info:   # offline: a sure miss fails up front
+        make_stream("dataset", name="toy", data_dir=str(d["mine"]))
     text = str(info.value)
     assert "'toy' (train part) is not on this machine and OLBENCH_OFFLINE is set" in text
     assert f"Put the file toy.svm at {d['mine'] / 'libsvm' / 'toy.svm'}" in text
@@ -374,6 +374,14 @@ def test_cli_lists_the_datasets():
     assert out.returncode == 0, out.stderr
     assert "a9a" in out.stdout and "rcv1.binary" in out.stdout and "present locally" in out.stdout
     assert "olbench --datasets" in _olbench("--help").stdout
+
+
+def test_cli_offline_miss_is_reported_before_any_run(tmp_path):
+    out = _olbench("stream=dataset", "stream.name=rcv1.binary", f"run.output_dir={tmp_path}",
+                   OLBENCH_OFFLINE="1", XDG_CACHE_HOME=str(tmp_path))
+    assert out.returncode == 2 and not (tmp_path / "single").exists()
+    assert "olbench: stream dataset: dataset 'rcv1.binary' (train part) is not on this " \
+           "machine" in out.stderr and "Put the file rcv1_train.binary at" in out.stderr
 
 
 @needs_shared

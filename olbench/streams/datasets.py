@@ -3,6 +3,8 @@
 The file is found offline first, or downloaded once (see :mod:`olbench.datasets.fetch`),
 then read by the file streams of :mod:`olbench.streams.files` (svmlight in constant memory,
 LIBOL's .mat whole) or, for ARFF, whole with scipy. ``olbench --datasets`` lists the names.
+Files are read (or downloaded) on first use; only a sure miss (no local copy, and offline or
+not downloadable) fails at construction, so a grid stops before its first run.
 
 * ``split``: ``"train"`` (default), ``"test"`` (the test file, where the source ships one,
   e.g. a1a.t), ``"train+test"`` (the concatenation, as one dataset: with
@@ -30,7 +32,8 @@ import numpy as np
 import scipy.sparse as sp
 
 from olbench.component import IsInstance, OneOf, UnknownNameError, _fmt
-from olbench.datasets import Card, get_card, locate
+from olbench.datasets import Card, find_local, get_card, locate
+from olbench.datasets.fetch import offline
 from olbench.streams.base import (
     Chunk, Fingerprint, Stream, StreamMeta, _check_chunk_size, row_norms,
 )
@@ -139,13 +142,20 @@ plus stream.negative_label=<class> for a pair (the other rows are dropped)
         if self.standardize and self.split in ("train+test", "train_then_test"):
             raise ValueError(f"standardize=True with split={self.split!r}: the two parts "
                              f"would be scaled with different statistics; use normalize")
+        for part in self._part_names():   # a sure miss fails now (a few stat calls, no I/O)
+            info = card.parts()[part]
+            if (info.url is None or offline()) and find_local(card, part,
+                                                                self.data_dir) is None:
+                locate(card, part, self.data_dir)   # raises DatasetNotFound: what goes where
+
+    def _part_names(self) -> list[str]:
+        return {"train": ["train"], "test": ["test"]}.get(self.split, ["train", "test"])
 
     @classmethod
     def file_stamp(cls, spec: dict) -> tuple:
         """(path, size, mtime) of each file a spec reads: the grid's parse-cache key."""
         stream = cls(**{k: v for k, v in spec.items() if not k.startswith("_")})
-        names = {"train": ["train"], "test": ["test"]}.get(stream.split, ["train", "test"])
-        paths = [locate(stream.card, part, stream.data_dir) for part in names]
+        paths = [locate(stream.card, part, stream.data_dir) for part in stream._part_names()]
         return tuple((str(p), p.stat().st_size, p.stat().st_mtime_ns) for p in paths)
 
     # ------------------------------------------------------------------ the parts
