@@ -165,8 +165,18 @@ def _hydra_main(cfg: DictConfig) -> None:
         sys.exit(status)
 
 
+def list_datasets() -> int:
+    """``olbench --datasets``: the dataset catalogue, marking the sets present locally."""
+    from olbench.datasets import catalogue_table
+
+    print(catalogue_table())
+    return 0
+
+
 def main() -> None:
     """Console entry point (``olbench``)."""
+    if sys.argv[1:] == ["--datasets"]:
+        sys.exit(list_datasets())
     if not CONF_DIR.is_dir():  # pragma: no cover - a non-editable install
         sys.exit(f"olbench: config folder {CONF_DIR} not found; install with pip install -e .")
     _hydra_main()

@@ -37,6 +37,9 @@ def _flat_params(prefix: str, spec: dict) -> dict[str, Any]:
 
 def _file_stamp(spec: dict) -> tuple | None:
     """(resolved path, size, mtime) of a file-backed stream: part of its cache key."""
+    own = getattr(get_class(spec["_target_"]), "file_stamp", None)  # e.g. stream=dataset
+    if own is not None:
+        return own(spec)
     if "path" not in spec:
         return None
     from olbench.streams.files import resolve_path

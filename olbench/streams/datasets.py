@@ -1,0 +1,240 @@
+"""A dataset of the catalogue, by name: ``make_stream("dataset", name="a9a")``.
+
+The file is found offline first, or downloaded once (see :mod:`olbench.datasets.fetch`),
+then read by the file streams of :mod:`olbench.streams.files` (svmlight in constant memory,
+LIBOL's .mat whole) or, for ARFF, whole with scipy. ``olbench --datasets`` lists the names.
+Files are read (or downloaded) on first use; only a sure miss (no local copy, and offline or
+not downloadable) fails at construction, so a grid stops before its first run.
+
+* ``split``: ``"train"`` (default), ``"test"`` (the test file, where the source ships one,
+  e.g. a1a.t), ``"train+test"`` (the concatenation, as one dataset: with
+  ``order="permuted"`` one permutation over all rows, which holds both parts in memory), or
+  ``"train_then_test"`` (the "online then evaluate" protocol: a pass over the training part,
+  then the test part, each in ``order``, in constant memory; ``meta.extra["test_start"]``
+  is the first round of the test part, so the test part's mistakes are the count at the end
+  minus the count at ``test_start``).
+* Labels: files keep their labels; binary codings map to {-1, +1} as for ``stream=libsvm``.
+  Multiclass sets need a stated binarisation: ``positive_label`` (that class against the
+  rest) and optionally ``negative_label`` (that pair only; other rows dropped).
+* ``data_dir``: the first folder searched (``run.data_dir``; default ``$OLBENCH_DATA``). It
+  is a location, not part of the data, so it is left out of the stream's name.
+* ``order``, ``seed``, ``normalize``, ``standardize``, ``bias``: as for every real-data
+  stream (:mod:`olbench.streams.bundled`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+from typing import Any, Iterator
+
+import numpy as np
+import scipy.sparse as sp
+
+from olbench.component import IsInstance, OneOf, UnknownNameError, _fmt
+from olbench.datasets import Card, find_local, get_card, locate
+from olbench.datasets.fetch import offline
+from olbench.streams.base import (
+    Chunk, Fingerprint, Stream, StreamMeta, _check_chunk_size, row_norms,
+)
+from olbench.streams.bundled import REAL_DATA_CONSTRAINTS, RealArrays, permutation
+from olbench.streams.files import MatFile, Svmlight, rechunk, resolve_path
+
+SPLITS = ("train", "test", "train+test", "train_then_test")
+#: parameters that say where the data are, not what they are (left out of the name)
+LOCATION_PARAMS = ("data_dir",)
+
+
+class ArffFile(RealArrays):
+    """An ARFF file (LIBOL's sonar.arff), loaded whole; the last attribute is the label.
+
+    Not registered: read through ``stream=dataset`` (its card names the positive class)."""
+
+    def __init__(self, *, path: str, positive_label: Any = None, negative_label: Any = None,
+                 order: str = "file", seed: int = 0, normalize: bool = False,
+                 standardize: bool = False, bias: bool = False):
+        self.path, self.positive_label, self.negative_label = path, positive_label, negative_label
+        self.order, self.seed = order, seed
+        self.normalize, self.standardize, self.bias = normalize, standardize, bias
+        self.validate()
+
+    def _source(self) -> str:
+        return str(self.path)
+
+    def _load(self):
+        from scipy.io import arff
+
+        path = resolve_path(self.path)
+        data, info = arff.loadarff(path)
+        names = info.names()
+        X = np.column_stack([data[n].astype(np.float64) for n in names[:-1]])
+        raw = np.array([v.decode() if isinstance(v, bytes) else v for v in data[names[-1]]],
+                       dtype=object)
+        return X, raw, {"path": str(path)}
+
+
+class Dataset(Stream, key="dataset"):
+    """A dataset of the catalogue by name (see the module docs for every option).
+
+    >>> Dataset(name="letter.scale")
+    Traceback (most recent call last):
+    ...
+    ValueError: dataset 'letter.scale' is multiclass (26 classes, labels 1..26); a binary \
+learner needs a stated binarisation: stream.positive_label=<class> (that class vs the rest), \
+plus stream.negative_label=<class> for a pair (the other rows are dropped)
+    """
+
+    constraints = {**REAL_DATA_CONSTRAINTS, "split": OneOf(*SPLITS),
+                   "data_dir": IsInstance(str, Path, none_ok=True)}
+
+    def __init__(self, *, name: str, split: str = "train", positive_label: Any = None,
+                 negative_label: Any = None, order: str = "file", seed: int = 0,
+                 normalize: bool = False, standardize: bool = False, bias: bool = False,
+                 data_dir: str | None = None):
+        self.dataset = name   # ``name`` is the component's deterministic name (below)
+        self.split = split
+        self.positive_label, self.negative_label = positive_label, negative_label
+        self.order, self.seed = order, seed
+        self.normalize, self.standardize, self.bias = normalize, standardize, bias
+        self.data_dir = None if data_dir in (None, "") else str(data_dir)
+        self.validate()
+
+    # ------------------------------------------------------------------ identity
+    def get_params(self) -> dict[str, Any]:
+        return {p: self.dataset if p == "name" else getattr(self, p) for p in self.param_names()}
+
+    @property
+    def name(self) -> str:
+        inner = ",".join(f"{k}={_fmt(v)}" for k, v in self.get_params().items()
+                         if k not in LOCATION_PARAMS)
+        return f"Dataset[{inner}]"
+
+    @property
+    def card(self) -> Card:
+        try:
+            return get_card(self.dataset)
+        except KeyError as error:
+            raise UnknownNameError(error.args[0]) from None
+
+    @property
+    def task(self) -> str:
+        return "regression" if self.card.task == "regression" else "classification"
+
+    def validate(self) -> None:
+        if not isinstance(self.dataset, str):
+            raise ValueError(f"Dataset: name must be a dataset name (a string), got "
+                             f"{self.dataset!r}")
+        super().validate()
+        card = self.card
+        if self.split != "train" and card.test is None:
+            raise ValueError(f"dataset {card.name!r} has no test part: split must be 'train' "
+                             f"(got {self.split!r})")
+        if card.task == "regression" and (self.positive_label, self.negative_label) != (None,
+                                                                                      None):
+            raise ValueError(f"dataset {card.name!r} is a regression set: positive_label and "
+                             f"negative_label do not apply")
+        if card.task == "multiclass" and self.positive_label is None:
+            raise ValueError(
+                f"dataset {card.name!r} is multiclass ({card.classes} classes, labels "
+                f"{card.labels}); a binary learner needs a stated binarisation: "
+                f"stream.positive_label=<class> (that class vs the rest), plus "
+                f"stream.negative_label=<class> for a pair (the other rows are dropped)")
+        if self.standardize and self.split in ("train+test", "train_then_test"):
+            raise ValueError(f"standardize=True with split={self.split!r}: the two parts "
+                             f"would be scaled with different statistics; use normalize")
+        for part in self._part_names():   # a sure miss fails now (a few stat calls, no I/O)
+            info = card.parts()[part]
+            if (info.url is None or offline()) and find_local(card, part,
+                                                                self.data_dir) is None:
+                locate(card, part, self.data_dir)   # raises DatasetNotFound: what goes where
+
+    def _part_names(self) -> list[str]:
+        return {"train": ["train"], "test": ["test"]}.get(self.split, ["train", "test"])
+
+    @classmethod
+    def file_stamp(cls, spec: dict) -> tuple:
+        """(path, size, mtime) of each file a spec reads: the grid's parse-cache key."""
+        stream = cls(**{k: v for k, v in spec.items() if not k.startswith("_")})
+        paths = [locate(stream.card, part, stream.data_dir) for part in stream._part_names()]
+        return tuple((str(p), p.stat().st_size, p.stat().st_mtime_ns) for p in paths)
+
+    # ------------------------------------------------------------------ the parts
+    def _part(self, part: str, order: str, seed: int) -> Stream:
+        card = self.card
+        path = str(locate(card, part, self.data_dir))
+        common = dict(order=order, seed=seed, normalize=self.normalize,
+                      standardize=self.standardize, bias=self.bias)
+        labels = dict(positive_label=self.positive_label if self.positive_label is not None
+                      else card.positive, negative_label=self.negative_label)
+        if card.format == "svmlight":
+            return Svmlight(path=path, n_features=card.features, zero_based=False,
+                            task=self.task, **labels, **common)
+        if card.format == "mat":
+            return MatFile(path=path, **labels, **common)
+        if card.format == "arff":
+            return ArffFile(path=path, **labels, **common)
+        raise ValueError(f"dataset {card.name!r}: unknown file format {card.format!r}")
+
+    def _parts(self) -> list[Stream]:
+        return self._cached("_parts_cache", self._build_parts)
+
+    def _build_parts(self) -> list[Stream]:
+        if self.split in ("train", "test"):
+            return [self._part(self.split, self.order, self.seed)]
+        if self.split == "train+test":   # pooled: permuted below, over all rows
+            return [self._part("train", "file", 0), self._part("test", "file", 0)]
+        return [self._part("train", self.order, self.seed),
+                self._part("test", self.order, (self.seed + 1) % 2**63)]
+
+    def _pooled(self) -> Chunk:
+        return self._cached("_pooled_cache", self._build_pooled)
+
+    def _build_pooled(self) -> Chunk:
+        Xs, ys = zip(*(part.materialize() for part in self._parts()))
+        X = sp.vstack(Xs, format="csr") if sp.issparse(Xs[0]) else np.concatenate(Xs)
+        y = np.concatenate(ys)
+        perm = permutation(X.shape[0], self.seed)
+        return X[perm], y[perm]
+
+    # ------------------------------------------------------------------ the stream
+    def chunks(self, chunk_size: int | None = None) -> Iterator[Chunk]:
+        size = _check_chunk_size(chunk_size)
+        parts = self._parts()
+        if len(parts) == 1:
+            yield from parts[0].chunks(size)
+        elif self.split == "train+test" and self.order == "permuted":
+            X, y = self._pooled()
+            for start in range(0, X.shape[0], size):
+                yield X[start:start + size], y[start:start + size]
+        else:
+            yield from rechunk((c for part in parts for c in part.chunks(size)), size)
+
+    @property
+    def meta(self) -> StreamMeta:
+        return self._cached("_meta_cache", self._compute_meta)
+
+    def _compute_meta(self) -> StreamMeta:
+        card, parts = self.card, self._parts()
+        extra: dict[str, Any] = {
+            "dataset": card.name, "collection": card.collection, "source": card.source,
+            "citation": card.citation, "split": self.split,
+            "files": [str(p.meta.extra.get("path", "")) for p in parts]}
+        if len(parts) == 1:
+            inner = parts[0].meta
+            return dataclasses.replace(inner, name=self.name, extra={**inner.extra, **extra})
+        metas = [p.meta for p in parts]
+        if len({m.d for m in metas}) != 1:
+            raise ValueError(f"dataset {card.name!r}: the training and test files have "
+                             f"{metas[0].d} and {metas[1].d} features")
+        if self.split == "train_then_test":
+            extra["test_start"] = metas[0].n
+        extra["labels_seen"] = sorted(set().union(*(m.extra.get("labels_seen", [])
+                                                    for m in metas)))
+        fp, n, radius = Fingerprint(), 0, 0.0
+        for X, y in self.chunks():
+            fp.update(X, y)
+            n += X.shape[0]
+            radius = max(radius, float(row_norms(X).max()))
+        return StreamMeta(name=self.name, task=self.task, n=n, d=metas[0].d, radius=radius,
+                          fingerprint=fp.hexdigest(), bias=bool(self.bias),
+                          sparse=metas[0].sparse, extra=extra)
