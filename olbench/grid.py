@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 import pandas as pd
-from hydra.utils import instantiate
+from hydra.utils import get_class, instantiate
 
 from olbench import schema as col
 from olbench.results import RunStore, versions

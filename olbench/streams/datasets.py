@@ -37,7 +37,7 @@ from olbench.datasets.fetch import offline
 from olbench.streams.base import (
     Chunk, Fingerprint, Stream, StreamMeta, _check_chunk_size, row_norms,
 )
-from olbench.streams.bundled import REAL_DATA_CONSTRAINTS, RealArrays, permutation
+from olbench.streams.real import REAL_DATA_CONSTRAINTS, RealArrays, permutation
 from olbench.streams.files import MatFile, Svmlight, rechunk, resolve_path
 
 SPLITS = ("train", "test", "train+test", "train_then_test")
