@@ -15,7 +15,6 @@ from typing import Sequence
 
 import hydra
 from hydra.core.hydra_config import HydraConfig
-import numpy as np
 from omegaconf import DictConfig, OmegaConf
 
 from olbench.grid import run_grid
@@ -54,7 +53,7 @@ def execute(cfg: DictConfig, overrides: Sequence[str] = ()) -> int:
 
     Returns the exit status: 0 when every run succeeded and no bound was violated.
     """
-    from olbench.plots import make_figures
+    from olbench.figures import captions, make_figures
     from olbench.report import format_summary, summary_table, write_report
 
     name, tasks = build_tasks(cfg, overrides)
@@ -75,13 +74,10 @@ def execute(cfg: DictConfig, overrides: Sequence[str] = ()) -> int:
         return 130
     summary = summary_table(table)
     summary.to_csv(folder / "summary.csv", index=False)
-    figures = []
-    if cfg.run.figures:
-        figures = make_figures(table, folder / "figures") + boundary_figures(tasks, table,
-                                                                              folder / "figures")
+    figures = make_figures(table, folder / "figures", tasks=tasks) if cfg.run.figures else []
     report = write_report(table, folder, experiment=name, question=cfg.question,
                           config_text=OmegaConf.to_yaml(cfg.grid) if cfg.grid else None,
-                          figures=figures)
+                          figures=figures, captions=captions())
     print(format_summary(summary))
     print(one_line_summary(name, table, time.perf_counter() - start))
     return _closing_lines(table, folder, report)
@@ -97,38 +93,6 @@ def one_line_summary(name: str, table, seconds: float) -> str:
         held = int((checks["bound_holds"].astype("object") == True).sum())  # noqa: E712
         line += f"; {len(checks)} bound checks: {held} held, {len(checks) - held} violated"
     return line + f"; {seconds:.1f} s"
-
-
-def boundary_figures(tasks: list[Task], table, out_dir: Path) -> list[Path]:
-    """Final decision boundaries of every learner on each 2-D stream (first seed's data).
-
-    The points come from rebuilding the stream (deterministic in its spec), the boundaries
-    from the ``final_w`` column: no learner is rerun.
-    """
-    import json
-
-    from hydra.utils import instantiate
-
-    from olbench.plots import decision_boundaries, learner_styles
-
-    if "final_w" not in table:
-        return []
-    ok = table[(table["status"] == "ok") & table["final_w"].notna()].drop_duplicates("run_id")
-    first_seed = min(t.seed for t in tasks)
-    written: list[Path] = []
-    streams = {json.dumps(t.stream, sort_keys=True, default=str): t.stream for t in tasks
-               if t.seed == first_seed}
-    for number, spec in enumerate(streams.values()):
-        stream = instantiate(spec, _convert_="all")
-        rows = ok[ok["stream"] == stream.name]
-        if rows.empty or stream.meta.d - int(stream.meta.bias) != 2:
-            continue
-        X, y = stream.materialize()
-        X = X[:, :2]  # the points; a bias column (last) is part of w, not of the picture
-        weights = {row.learner: np.asarray(json.loads(row.final_w)) for row in rows.itertuples()}
-        written += decision_boundaries(X, y, weights, out_dir / f"boundaries_{number}",
-                                       title=stream.name, colors=learner_styles(table))
-    return written
 
 
 def _closing_lines(table, folder: Path, report: Path) -> int:

@@ -1,24 +1,30 @@
-"""The Markdown report of an experiment: a pure function of the results table (+ figure paths).
+"""The Markdown report of an experiment: a pure function of the results table (+ figure paths
+and their captions).
 
 :func:`summary_table` (learner x stream at the final checkpoint, mean ± std over seeds) feeds
 ``summary.csv``, the terminal (:func:`format_summary`) and the report; :func:`bound_checks`
 aggregates the bound rows (violations first); :func:`write_report` writes ``report.md``.
 
-Conventions (shared with :mod:`olbench.plots`): only ``status == "ok"`` rows enter the
-statistics; streams and learners are named without ``seed=`` (seeds are the replicates);
-std is the sample standard deviation (ddof = 1) over seeds; "bounds hold" looks at every
-checkpoint of every ok run (y: all checks held, n: at least one violation, —: no check).
+Conventions (those of :mod:`olbench.views`, shared with the figures): only
+``status == "ok"`` rows enter the statistics; streams and learners are named without
+``seed=`` (seeds are the replicates); std is the sample standard deviation (ddof = 1) over
+seeds; "bounds hold" looks at every checkpoint of every ok run (y: all checks held, n: at
+least one violation, —: no check).
+
+The report imports only the table views (:mod:`olbench.views`), never the figure code: the
+figures arrive as file paths and their captions as a mapping (:func:`write_report`).
 """
 
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from olbench.plots import CAPTIONS, bound_flag, final_rows, label, natural_key, ok_rows
+from olbench.views import bound_flag, final_rows, label, natural_order, ok_rows, sorted_unique
 
 KEYS = ["stream", "learner", "comparator"]
 METRICS = ("mistake_rate", "cum_loss", "regret", "updates", "time_s")
@@ -61,15 +67,6 @@ def mean_pm(mean: float, std: float) -> str:
     return f"{mean:.{digits}f} ± {std:.{digits}f}"
 
 
-def _sorted_unique(values) -> list:
-    return sorted({v for v in values if v is not None and not pd.isna(v)}, key=natural_key)
-
-
-def _natural_order(df: pd.DataFrame, by: list[str]) -> pd.DataFrame:
-    order = sorted(range(len(df)), key=lambda i: tuple(natural_key(df[c].iloc[i]) for c in by))
-    return df.iloc[order].reset_index(drop=True)
-
-
 # --------------------------------------------------------------------------- summary
 def summary_table(table: pd.DataFrame) -> pd.DataFrame:
     """Learner x stream (x comparator) at the final checkpoint of each run.
@@ -92,7 +89,7 @@ def summary_table(table: pd.DataFrame) -> pd.DataFrame:
     holds = ok.groupby(KEYS)["bound_holds"].agg(holds_mark).rename("bounds_hold")
     out = counts.join(stats).join(holds)
     out["bounds_hold"] = out["bounds_hold"].fillna(NONE)
-    return _natural_order(out.reset_index(), KEYS)
+    return natural_order(out.reset_index(), KEYS)
 
 
 def display_summary(summary: pd.DataFrame) -> pd.DataFrame:
@@ -193,12 +190,12 @@ def bound_checks(table: pd.DataFrame) -> pd.DataFrame:
         failed = checked[checked["flag"].eq(False)]
         status = "violated" if len(failed) else "holds" if len(checked) else "skipped"
         worst = checked.loc[checked["r"].idxmax()] if checked["r"].notna().any() else None
-        out.append((*key, _sorted_unique(g["quantity"])[0] if g["quantity"].notna().any()
+        out.append((*key, sorted_unique(g["quantity"])[0] if g["quantity"].notna().any()
                     else NONE, status, checked["run_id"].nunique(),
                     failed["run_id"].nunique(), np.nan if worst is None else worst["r"],
                     NONE if worst is None else f"seed={worst['seed']}, t={int(worst['t'])}",
-                    "; ".join(map(str, _sorted_unique(g["skip_reason"]))) or NONE))
-    df = _natural_order(pd.DataFrame(out, columns=cols), KEYS + ["bound_name"])
+                    "; ".join(map(str, sorted_unique(g["skip_reason"]))) or NONE))
+    df = natural_order(pd.DataFrame(out, columns=cols), KEYS + ["bound_name"])
     return (df.assign(_o=df["status"].map(_STATUS_ORDER)).sort_values("_o", kind="stable")
               .drop(columns="_o").reset_index(drop=True))
 
@@ -241,19 +238,19 @@ def _grid_lines(table: pd.DataFrame) -> list[str]:
     status = runs["status"].astype(str)
     ok = lab[lab["status"].eq("ok")]
     streams = [f"`{s}` (n = {int(n[s])})" if s in n and pd.notna(n[s]) else f"`{s}`"
-               for s in _sorted_unique(runs["stream"])]
-    comps = [c for c in _sorted_unique(runs["comparator"]) if c != NONE] or ["none"]
-    seeds = _sorted_unique(runs["seed"])
+               for s in sorted_unique(runs["stream"])]
+    comps = [c for c in sorted_unique(runs["comparator"]) if c != NONE] or ["none"]
+    seeds = sorted_unique(runs["seed"])
     lines = [f"- **Streams** ({len(streams)}): " + ", ".join(streams),
              f"- **Learners** ({runs['learner'].nunique()}): "
-             + ", ".join(f"`{x}`" for x in _sorted_unique(runs["learner"])),
+             + ", ".join(f"`{x}`" for x in sorted_unique(runs["learner"])),
              "- **Comparators**: " + ", ".join(f"`{c}`" if c != "none" else c for c in comps),
              f"- **Seeds** ({len(seeds)}): " + ", ".join(map(str, seeds)),
              f"- **Runs**: {len(runs)} ({int(status.eq('ok').sum())} ok, "
              f"{int(status.str.startswith('error').sum())} failed, "
              f"{int(status.str.startswith('skipped').sum())} skipped)"]
     if "loss" in ok and ok["loss"].notna().any():
-        lines.append("- **Loss**: " + ", ".join(map(str, _sorted_unique(ok["loss"]))))
+        lines.append("- **Loss**: " + ", ".join(map(str, sorted_unique(ok["loss"]))))
     if len(ok):
         per_run = ok.drop_duplicates(["run_id", "t"]).groupby("run_id")["t"].size()
         lines.append(f"- **Checkpoints per run**: {int(per_run.min())}"
@@ -262,30 +259,33 @@ def _grid_lines(table: pd.DataFrame) -> list[str]:
     return lines
 
 
-def _figure_lines(figures, out_dir: Path) -> list[str]:
+def _figure_lines(figures, out_dir: Path, captions: Mapping[str, str]) -> list[str]:
     if figures is None:
         figures = sorted((out_dir / "figures").glob("*.png"))
     pngs = [Path(f) for f in figures if Path(f).suffix == ".png"]
     lines = []
     for f in pngs:
         rel = Path(os.path.relpath(f, out_dir)).as_posix()
-        caption = CAPTIONS.get(f.stem, f.stem.replace("_", " "))
+        caption = captions.get(f.stem, f.stem.replace("_", " "))
         lines += [f"### {f.stem.replace('_', ' ')}", "", f"![{f.stem}]({rel})", "",
                   f"*{caption}*", ""]
     return lines or ["No figures."]
 
 
 def write_report(table: pd.DataFrame, out_dir, *, experiment: str, question: str | None = None,
-                 config_text: str | None = None, figures=None) -> Path:
+                 config_text: str | None = None, figures=None,
+                 captions: Mapping[str, str] | None = None) -> Path:
     """Write ``out_dir/report.md`` and return its path.
 
     ``figures``: paths of the figure files (PNGs are embedded, relative to ``out_dir``; PDFs
-    are ignored); default: every PNG in ``out_dir/figures``. ``config_text``: the composed
+    are ignored); default: every PNG in ``out_dir/figures``. ``captions``: the line written
+    under each figure, by file stem (the CLI passes :func:`olbench.figures.captions`); a
+    figure without one is captioned by its stem. ``config_text``: the composed
     configuration, shown verbatim.
     """
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
-    versions = _sorted_unique(table["olbench_version"]) if "olbench_version" in table else []
+    versions = sorted_unique(table["olbench_version"]) if "olbench_version" in table else []
     summary = summary_table(table)
     checks = bound_checks(table)
     failed = failed_runs(table)
@@ -321,7 +321,7 @@ def write_report(table: pd.DataFrame, out_dir, *, experiment: str, question: str
     parts += ["## Failed runs", ""]
     parts += ([markdown_table(failed, code=("run_id", "stream", "learner")), ""]
               if len(failed) else ["None: every run finished.", ""])
-    parts += ["## Figures", "", *_figure_lines(figures, out_dir), ""]
+    parts += ["## Figures", "", *_figure_lines(figures, out_dir, captions or {}), ""]
     if "mistake_rate_mean" in summary and summary["mistake_rate_mean"].notna().any():
         parts += ["## LaTeX rows", "",
                   "LIBOL-style: algorithm & mistake rate ± std & updates & time (s).", "",

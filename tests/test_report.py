@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 
 from olbench import report
-from test_plots import COMPARATOR, LEARNERS, make_table
+from synthetic_table import COMPARATOR, LEARNERS, make_table
 
 
 @pytest.fixture(scope="module")
@@ -160,7 +160,8 @@ def test_write_report(table, tmp_path):
         p.write_bytes(b"")
     path = report.write_report(table, tmp_path, experiment="novikoff_check",
                                question="Does the Perceptron stay under (R/γ)²?",
-                               config_text="learner: perceptron\nseeds: 3\n", figures=paths)
+                               config_text="learner: perceptron\nseeds: 3\n", figures=paths,
+                               captions={"regret": "Regret vs t.", "libol": "Not drawn."})
     assert path == tmp_path / "report.md"
     text = path.read_text(encoding="utf-8")
     assert text.startswith("# novikoff_check\n")
@@ -185,6 +186,9 @@ def test_write_report(table, tmp_path):
     # Figures: PNGs only, relative paths, with captions.
     assert "![regret](figures/regret.png)" in text
     assert "![mistakes](figures/mistakes.png)" in text
+    assert "![regret](figures/regret.png)\n\n*Regret vs t.*" in text
+    assert "![mistakes](figures/mistakes.png)\n\n*mistakes*" in text   # no caption: the stem
+    assert "Not drawn." not in text
     assert "regret.pdf" not in text
     assert str(tmp_path) not in text
 

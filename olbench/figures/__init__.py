@@ -1,0 +1,26 @@
+"""Figures: pure functions of the results table (DESIGN.md section 1: figures never recompute
+metrics, they only draw the table views of :mod:`olbench.views`).
+
+One module per figure kind, each registering its builders with :func:`figure` (the table of
+builders is :data:`FIGURES`): :mod:`~olbench.figures.regret` (linear and log-log),
+:mod:`~olbench.figures.mistakes`, :mod:`~olbench.figures.bounds` (observed vs bound),
+:mod:`~olbench.figures.libol` (LIBOL-style panels), :mod:`~olbench.figures.final` (box plots
+over seeds), :mod:`~olbench.figures.boundaries` (2-D decision boundaries); the shared look is
+in :mod:`~olbench.figures.style`. A new figure is one new module here.
+
+:func:`make_figures` writes every figure the table supports (PNG + PDF), :func:`captions`
+gives the report a caption per file stem.
+
+>>> sorted(captions())[:3]
+['bounds', 'final_mistake_rate', 'libol']
+"""
+
+from olbench.component import import_submodules
+from olbench.figures.registry import (FIGURES, FigureKind, build_figures, captions, figure,
+                                      make_figures)
+from olbench.figures.style import learner_styles, save_figure
+
+import_submodules(__name__, __path__)
+
+__all__ = ["FIGURES", "FigureKind", "build_figures", "captions", "figure", "learner_styles",
+           "make_figures", "save_figure"]

@@ -1,0 +1,64 @@
+"""Box plots over seeds of a metric at the final checkpoint, per learner, one panel per
+stream: the mistake rate, or the average loss for tables without one (regression)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+from matplotlib.figure import Figure
+
+from olbench.figures.registry import figure
+from olbench.figures.style import LABELS, learner_styles, panels, styled, wrap
+from olbench.views import final_rows, one_per_learner, ordered
+
+
+def _has(fin: pd.DataFrame, metric: str) -> bool:
+    return metric in fin and fin[metric].notna().any()
+
+
+@figure("final_mistake_rate", order=60, metric="mistake_rate",
+        caption="Final-checkpoint mistake rate per learner over seeds (box: quartiles, "
+                "whiskers: 1.5 IQR, dots: seeds).")
+@styled
+def final_boxplot_figure(table: pd.DataFrame, *, metric: str = "mistake_rate") -> Figure | None:
+    """Box plots over seeds of ``metric`` at the final checkpoint, per learner, one panel
+    per stream (horizontal boxes: learner names are long)."""
+    fin = final_rows(table)
+    if not _has(fin, metric):
+        return None
+    if metric not in ("regret", "comparator_loss"):
+        fin = one_per_learner(fin)
+    fin = fin.dropna(subset=[metric])
+    styles = learner_styles(table)
+    streams = ordered(fin["stream_label"])
+    learners = ordered(fin["learner_label"])
+    fig, axes = panels(len(streams), ncols=1, size=(7.5, 0.45 * len(learners) + 1.4))
+    rng = np.random.default_rng(0)                 # jitter of the seed dots only
+    for ax, stream in zip(axes, streams):
+        sub = fin[fin["stream_label"].eq(stream)]
+        names = [n for n in learners if n in set(sub["learner_label"])]
+        data = [sub.loc[sub["learner_label"].eq(n), metric].to_numpy(float) for n in names]
+        pos = np.arange(1, len(names) + 1)
+        box = ax.boxplot(data, positions=pos, orientation="horizontal", widths=0.55,
+                         tick_labels=names, patch_artist=True, showfliers=False,
+                         medianprops={"color": "0.1"})
+        for patch, n in zip(box["boxes"], names):
+            patch.set(facecolor=styles[n]["color"], alpha=0.35)
+        for p, d, n in zip(pos, data, names):
+            ax.scatter(d, p + rng.uniform(-0.12, 0.12, len(d)), s=14, zorder=3,
+                       color=styles[n]["color"])
+        ax.invert_yaxis()
+        ax.grid(axis="y", visible=False)
+        ax.set_xlabel(LABELS.get(metric, metric) + " at the final round")
+        ax.set_title(wrap(stream, width=90))
+    fig.suptitle(f"Final {metric.replace('_', ' ')} over seeds")
+    return fig
+
+
+@figure("final_avg_loss", order=61)
+def final_loss_figure(table: pd.DataFrame) -> Figure | None:
+    """:func:`final_boxplot_figure` of the average loss, for tables without a mistake rate
+    (regression); ``None`` when the mistake-rate box plots are drawn instead."""
+    if _has(final_rows(table), "mistake_rate"):
+        return None
+    return final_boxplot_figure(table, metric="avg_loss")

@@ -1,0 +1,146 @@
+"""The look shared by every figure: one matplotlib style (:data:`STYLE`), the learners'
+colours (:func:`learner_styles`, the same learner in the same colour everywhere), axis labels
+(:data:`LABELS`), panel grids, the figure-wide legend, text wrapping and saving (PNG + PDF).
+
+Figures are built with :class:`matplotlib.figure.Figure` directly (no pyplot state: no backend
+to choose, nothing to close) inside :data:`STYLE` (:func:`styled`).
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+import matplotlib as mpl
+import numpy as np
+import pandas as pd
+from matplotlib.figure import Figure
+from matplotlib.patches import Patch
+
+from olbench.views import label, ok_rows, ordered
+
+#: Learner colours: tab10 without its red, which is reserved for bound violations.
+PALETTE = ["#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f",
+           "#bcbd22", "#17becf"]
+LINESTYLES = ["-", "--", "-.", ":"]
+VIOLATION = "#d62728"
+
+#: The one style every figure is drawn and saved in.
+STYLE = {
+    "font.size": 10, "axes.titlesize": 10, "axes.labelsize": 10, "figure.titlesize": 11,
+    "legend.fontsize": 8, "xtick.labelsize": 9, "ytick.labelsize": 9,
+    "axes.grid": True, "grid.alpha": 0.3, "grid.linewidth": 0.6,
+    "axes.spines.top": False, "axes.spines.right": False,
+    "lines.linewidth": 1.6, "legend.frameon": False, "axes.formatter.limits": (-2, 4),
+    "savefig.dpi": 150,
+    "axes.prop_cycle": mpl.cycler(color=PALETTE),
+}
+
+#: What the shaded bands are, said once (legend notes and the figures' captions use it).
+BAND = "band: mean ± 1.96·sd/√k over k seeds (95% normal CI of the mean)"
+
+#: Axis labels: the conventions behind each metric column.
+LABELS = {
+    "t": "round t (examples seen)",
+    "regret": "regret $R_t$ = cum. loss − comparator's",
+    "mistakes": "cumulative mistakes $M_t$",
+    "mistake_rate": "cumulative mistake rate $M_t / t$",
+    "clean_mistake_rate": "mistake rate vs noise-free labels",
+    "updates": "cumulative updates",
+    "time_s": "cumulative wall time (s)",
+    "cum_loss": "cumulative loss $L_t = \\ell_1(w_1) + \\dots + \\ell_t(w_t)$",
+    "avg_loss": "average loss $L_t / t$",
+}
+
+
+def styled(fn: Callable) -> Callable:
+    """Run ``fn`` inside :data:`STYLE` (artists read rcParams when created and saved)."""
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        with mpl.rc_context(STYLE):
+            return fn(*args, **kwargs)
+    return wrapper
+
+
+def learner_styles(names: Iterable[str] | pd.DataFrame) -> dict[str, dict]:
+    """Colour and line style per learner label, by sorted name: the same in every figure.
+
+    ``names``: learner labels, or a results table (its ok rows' learners, seed dropped).
+
+    >>> s = learner_styles(["b", "a"]); s["a"]["color"] == PALETTE[0], s["b"]["color"] == PALETTE[1]
+    (True, True)
+    """
+    if isinstance(names, pd.DataFrame):
+        names = label(ok_rows(names), "learner")
+    return {n: {"color": PALETTE[i % len(PALETTE)],
+                "linestyle": LINESTYLES[(i // len(PALETTE)) % len(LINESTYLES)]}
+            for i, n in enumerate(ordered(names))}
+
+
+# --------------------------------------------------------------------------- text
+def wrap(text: str, width: int = 52) -> str:
+    """Break ``text`` after commas or spaces so that no line exceeds ``width`` (where it can):
+    long ``Name[a=1,b=2,...]`` names and prose alike.
+
+    >>> print(wrap("Noisy[n=500,d=5,gamma=0.1]", width=14))
+    Noisy[n=500,
+    d=5,gamma=0.1]
+    >>> print(wrap("regret against u = B[a=1,b=2]", width=16))
+    regret against
+    u = B[a=1,b=2]
+    """
+    lines, line = [], ""
+    for token in re.findall(r"[^, ]+[, ]?|[, ]", str(text)):
+        if line.strip() and len(line.rstrip()) + len(token.rstrip()) > width:
+            lines.append(line.rstrip())
+            line = ""
+        line += token
+    return "\n".join(lines + [line.rstrip()])
+
+
+def chars(fig: Figure, fontsize: float) -> int:
+    """About how many characters of ``fontsize`` points fit across ``fig``."""
+    return max(20, int(fig.get_figwidth() * 72 / (0.58 * fontsize)))
+
+
+# --------------------------------------------------------------------------- layout, saving
+def panels(n: int, *, ncols: int = 3, size=(4.8, 3.4), sharex=False) -> tuple[Figure, list]:
+    """A figure of ``n`` panels, ``ncols`` to a row (spare cells hidden); its visible axes."""
+    ncols = max(1, min(ncols, n))
+    nrows = int(np.ceil(n / ncols))
+    fig = Figure(figsize=(size[0] * ncols, size[1] * nrows + 0.6), layout="constrained")
+    axes = fig.subplots(nrows, ncols, squeeze=False, sharex=sharex).ravel()
+    for ax in axes[n:]:
+        ax.set_visible(False)
+    return fig, list(axes[:n])
+
+
+def figure_legend(fig: Figure, axes: list, note: str | None = None) -> None:
+    """One legend for the whole figure, below it: every label once, in drawing order."""
+    seen: dict[str, object] = {}
+    for ax in axes:
+        for h, lab in zip(*ax.get_legend_handles_labels()):
+            seen.setdefault(lab, h)
+    if note:
+        seen[note] = Patch(color="0.5", alpha=0.25)
+    if seen:
+        longest = max(len(text) for text in seen) + 8        # + the handle and the gap
+        ncols = max(1, min(3, len(seen), chars(fig, STYLE["legend.fontsize"]) // longest))
+        fig.legend(list(seen.values()), list(seen), loc="outside lower center", ncols=ncols)
+
+
+@styled
+def save_figure(fig: Figure | None, path) -> list[Path]:
+    """Write ``fig`` as ``<path>.png`` and ``<path>.pdf`` (a .png/.pdf suffix on ``path`` is
+    replaced); returns the two paths, or ``[]`` when ``fig`` is None."""
+    if fig is None:
+        return []
+    path = Path(path)
+    stem = path.with_suffix("") if path.suffix in (".png", ".pdf") else path
+    stem.parent.mkdir(parents=True, exist_ok=True)
+    out = [stem.parent / f"{stem.name}.png", stem.parent / f"{stem.name}.pdf"]
+    for p in out:
+        fig.savefig(p)
+    return out

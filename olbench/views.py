@@ -1,0 +1,178 @@
+"""Table views: pure functions from the results table to smaller tables, series and names,
+shared by the figures (:mod:`olbench.figures`) and the report (:mod:`olbench.report`).
+
+The data flows one way: results table -> views -> figures / report. Nothing here draws (no
+matplotlib) or recomputes a metric: views only select, group, label and average the columns
+the grid wrote (DESIGN.md section 1).
+
+Conventions: rows with ``status != "ok"`` are ignored; a stream or learner is identified by
+its name without the ``seed=`` parameter (seeds are the replicates averaged over); the
+per-checkpoint metrics repeat once per bound row, so curves use one row per (run_id, t).
+
+>>> drop_param("Noisy[n=500,d=5,seed=3,bias=False]")
+'Noisy[n=500,d=5,bias=False]'
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pandas as pd
+
+# --------------------------------------------------------------------------- names, order
+def drop_param(name: str, param: str = "seed") -> str:
+    """``name`` without its ``param=value`` entry (the seed is a replicate, not a setting).
+
+    >>> drop_param("X[seed=1]"), drop_param("X[a=1,seed=2]"), drop_param("X[a=1]")
+    ('X', 'X[a=1]', 'X[a=1]')
+    """
+    out = re.sub(rf"(?<=[\[,]){re.escape(param)}=[^,\]]*(,|(?=\]))", "", str(name))
+    return out.replace(",]", "]").replace("[]", "")
+
+
+def natural_key(name) -> tuple:
+    """Sort key that orders the numbers inside names by value (k=25 before k=100).
+
+    >>> sorted(["S[k=100]", "S[k=25]", "S[g=0.1]", "S[g=0.05]"], key=natural_key)
+    ['S[g=0.05]', 'S[g=0.1]', 'S[k=25]', 'S[k=100]']
+    """
+    parts = re.split(r"(\d+(?:\.\d+)?(?:e[-+]?\d+)?)", str(name))
+    return tuple(float(p) if i % 2 else p for i, p in enumerate(parts))
+
+
+def sorted_unique(values) -> list:
+    """The distinct non-null values (as they are), in :func:`natural_key` order.
+
+    >>> sorted_unique([10, 2, None, 2, float("nan")])
+    [2, 10]
+    """
+    return sorted({v for v in values if v is not None and not pd.isna(v)}, key=natural_key)
+
+
+def ordered(values) -> list[str]:
+    """The distinct non-null values as strings, in :func:`natural_key` order.
+
+    >>> ordered(["S[k=100]", None, "S[k=25]", "S[k=25]"])
+    ['S[k=25]', 'S[k=100]']
+    """
+    return sorted_unique(str(v) for v in values if v is not None and not pd.isna(v))
+
+
+def natural_order(df: pd.DataFrame, by: list[str]) -> pd.DataFrame:
+    """The rows of ``df`` sorted by the :func:`natural_key` of the ``by`` columns."""
+    order = sorted(range(len(df)), key=lambda i: tuple(natural_key(df[c].iloc[i]) for c in by))
+    return df.iloc[order].reset_index(drop=True)
+
+
+def groups(df: pd.DataFrame, col: str):
+    """``(value, rows)`` of ``df`` grouped by ``col``, in :func:`natural_key` order."""
+    for value in ordered(df[col]):
+        yield value, df[df[col].astype(str).eq(value)]
+
+
+def label(table: pd.DataFrame, concept: str) -> pd.Series:
+    """Per row, the ``concept`` ("stream" or "learner") name without ``seed=``, or its registry
+    key (``<concept>_key``) when the run failed before the name was known.
+
+    >>> label(pd.DataFrame({"learner": ["PA[C=1.0,seed=3]", None], "learner_key": ["pa", "arow"]}),
+    ...       "learner").tolist()
+    ['PA[C=1.0]', 'arow']
+    """
+    missing = pd.Series(None, index=table.index, dtype=object)
+    names = table[concept] if concept in table else missing
+    keys = table[f"{concept}_key"] if f"{concept}_key" in table else missing
+    return names.astype(object).where(names.notna(), keys).map(
+        lambda v: "?" if v is None or pd.isna(v) else drop_param(v))
+
+
+# --------------------------------------------------------------------------- rows
+def ok_rows(table: pd.DataFrame) -> pd.DataFrame:
+    """The rows of successful runs (``status == "ok"``)."""
+    return table[table["status"].eq("ok")]
+
+
+def per_checkpoint(table: pd.DataFrame) -> pd.DataFrame:
+    """One row per (run_id, t) of the ok runs, with ``stream_label`` and ``learner_label``
+    (the names without ``seed=``) added; bound columns are dropped."""
+    ok = ok_rows(table).drop_duplicates(["run_id", "t"])
+    bound_cols = ["bound_name", "quantity", "bound", "observed", "ratio", "bound_holds",
+                  "skip_reason"]
+    return (ok.drop(columns=[c for c in bound_cols if c in ok])
+              .assign(stream_label=label(ok, "stream"), learner_label=label(ok, "learner"))
+              .sort_values(["stream_label", "learner_label", "seed", "t"])
+              .reset_index(drop=True))
+
+
+def final_rows(table: pd.DataFrame) -> pd.DataFrame:
+    """The last checkpoint of every ok run (one row per run_id)."""
+    cp = per_checkpoint(table)
+    return cp[cp["t"].eq(cp.groupby("run_id")["t"].transform("max"))].reset_index(drop=True)
+
+
+def one_per_learner(cp: pd.DataFrame) -> pd.DataFrame:
+    """For comparator-free metrics (mistakes, updates, time) of :func:`per_checkpoint` rows:
+    runs that differ only by comparator count once."""
+    return cp.drop_duplicates(["stream_label", "learner_label", "seed", "t"])
+
+
+# --------------------------------------------------------------------------- statistics
+def mean_band(cp: pd.DataFrame, value: str, by: list[str], z: float = 1.96) -> pd.DataFrame:
+    """Mean of ``value`` over seeds at each checkpoint, with a ``z``-sd-of-the-mean band.
+
+    Returns ``by + ["t", "mean", "lo", "hi", "k"]``; one seed gives a zero-width band.
+
+    >>> cp = pd.DataFrame({"g": "a", "t": [1, 1, 2, 2], "v": [1.0, 3.0, 2.0, 2.0]})
+    >>> mean_band(cp, "v", ["g"])[["t", "mean", "k"]].values.tolist()
+    [[1.0, 2.0, 2.0], [2.0, 2.0, 2.0]]
+    """
+    g = cp.dropna(subset=[value]).groupby(by + ["t"])[value].agg(["mean", "std", "count"])
+    half = z * g["std"].fillna(0.0) / np.sqrt(g["count"])
+    return pd.DataFrame({"mean": g["mean"], "lo": g["mean"] - half, "hi": g["mean"] + half,
+                         "k": g["count"]}).reset_index()
+
+
+def loglog_slope(t, y, tail: float = 0.5) -> float:
+    """Least-squares slope of log y vs log t over the last ``tail`` fraction of the points
+    (only points with y > 0 count; NaN if fewer than two remain).
+
+    >>> t = np.geomspace(1, 1e4, 20); round(loglog_slope(t, 3 * t ** 0.5), 6)
+    0.5
+    """
+    t, y = np.asarray(t, float), np.asarray(y, float)
+    start = len(t) - int(np.ceil(tail * len(t)))
+    t, y = t[start:], y[start:]
+    keep = (y > 0) & (t > 0) & np.isfinite(y)
+    if keep.sum() < 2:
+        return float("nan")
+    return float(np.polyfit(np.log(t[keep]), np.log(y[keep]), 1)[0])
+
+
+# --------------------------------------------------------------------------- bounds
+def bound_flag(v) -> bool | None:
+    """A ``bound_holds`` cell as True / False / None (None, NaN and pd.NA: no check made).
+
+    >>> bound_flag(True), bound_flag(np.False_), bound_flag(None), bound_flag(pd.NA)
+    (True, False, None, None)
+    """
+    return None if v is None or pd.isna(v) else bool(v)
+
+
+def final_bound_checks(table: pd.DataFrame) -> pd.DataFrame:
+    """One row per (ok run, bound) with a bound value, at the run's final checkpoint."""
+    ok = ok_rows(table)
+    if "bound_name" not in ok:
+        return ok.iloc[:0]
+    last = ok["t"].eq(ok.groupby("run_id")["t"].transform("max"))
+    rows = ok[last & ok["bound_name"].notna() & ok["bound"].notna() & ok["observed"].notna()]
+    return rows.assign(violated=rows["bound_holds"].map(bound_flag).eq(False),
+                       learner_label=label(rows, "learner")).reset_index(drop=True)
+
+
+def novikoff_bounds(table: pd.DataFrame) -> pd.Series:
+    """The Novikoff bound (R/γ)² per stream label: the median over runs that have one."""
+    ok = ok_rows(table)
+    if "bound_name" not in ok:
+        return pd.Series(dtype=float)
+    rows = ok[ok["bound_name"].eq("novikoff") & ok["bound"].notna()]
+    return rows.groupby(label(rows, "stream"))["bound"].median()
