@@ -17,16 +17,17 @@ import hydra
 from hydra.core.hydra_config import HydraConfig
 from omegaconf import DictConfig, OmegaConf
 
+from olbench import schema as col
 from olbench.grid import run_grid
-from olbench.tasks import CONF_DIR, GridError, Task, expand, single_cell, validate
 from olbench.results import RunStore
+from olbench.tasks import CONF_DIR, GridError, Task, expand, single_cell, validate
 
-CELL_GROUPS = ("stream", "learner", "comparator")
+CELL_GROUPS = (col.STREAM, col.LEARNER, col.COMPARATOR)
 
 
 def _is_single_cell(overrides: Sequence[str]) -> bool:
     keys = [o.split("=", 1)[0].lstrip("+~") for o in overrides]
-    if any(k == "experiment" for k in keys):
+    if any(k == col.EXPERIMENT for k in keys):
         return False
     return any(k.split(".", 1)[0] in CELL_GROUPS for k in keys)
 
@@ -85,20 +86,21 @@ def execute(cfg: DictConfig, overrides: Sequence[str] = ()) -> int:
 
 def one_line_summary(name: str, table, seconds: float) -> str:
     """``showcase: 24 runs (24 ok, 0 failed); 96 bound checks: 96 held, 0 violated; 12.3 s``"""
-    runs = table.drop_duplicates("run_id")
-    ok = int((runs["status"] == "ok").sum())
+    runs = table.drop_duplicates(col.RUN_ID)
+    ok = int((runs[col.STATUS] == col.OK).sum())
     line = f"{name}: {len(runs)} runs ({ok} ok, {len(runs) - ok} failed)"
-    if "bound_holds" in table:
-        checks = table.dropna(subset=["bound"]).drop_duplicates(["run_id", "t", "bound_name"])
-        held = int((checks["bound_holds"].astype("object") == True).sum())  # noqa: E712
+    if col.BOUND_HOLDS in table:
+        checks = table.dropna(subset=[col.BOUND]).drop_duplicates(
+            [col.RUN_ID, col.T, col.BOUND_NAME])
+        held = int((checks[col.BOUND_HOLDS].astype("object") == True).sum())  # noqa: E712
         line += f"; {len(checks)} bound checks: {held} held, {len(checks) - held} violated"
     return line + f"; {seconds:.1f} s"
 
 
 def _closing_lines(table, folder: Path, report: Path) -> int:
     status = 0
-    errors = table.drop_duplicates("run_id")
-    errors = errors[errors["status"] != "ok"]
+    errors = table.drop_duplicates(col.RUN_ID)
+    errors = errors[errors[col.STATUS] != col.OK]
     if len(errors):
         status = 1
         print(f"\n{len(errors)} run(s) FAILED (rows with status=error in results.parquet):",
@@ -107,8 +109,8 @@ def _closing_lines(table, folder: Path, report: Path) -> int:
             print(f"  {row.get('learner') or row.get('learner_key')} on "
                   f"{row.get('stream') or row.get('stream_key')}, seed {row['seed']}: "
                   f"{row['status']}", file=sys.stderr)
-    if "bound_holds" in table:
-        violated = table[table["bound_holds"].astype("object") == False]  # noqa: E712
+    if col.BOUND_HOLDS in table:
+        violated = table[table[col.BOUND_HOLDS].astype("object") == False]  # noqa: E712
         if len(violated):
             status = 1
             print(f"\nBOUND VIOLATED in {violated['run_id'].nunique()} run(s): a bound whose "

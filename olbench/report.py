@@ -24,10 +24,11 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from olbench import schema as col
 from olbench.views import bound_flag, final_rows, label, natural_order, ok_rows, sorted_unique
 
-KEYS = ["stream", "learner", "comparator"]
-METRICS = ("mistake_rate", "cum_loss", "regret", "updates", "time_s")
+KEYS = [col.STREAM, col.LEARNER, col.COMPARATOR]
+METRICS = (col.MISTAKE_RATE, col.CUM_LOSS, col.REGRET, col.UPDATES, col.TIME_S)
 NONE = "—"
 _STATUS_ORDER = {"violated": 0, "holds": 1, "skipped": 2}
 
@@ -35,8 +36,8 @@ _STATUS_ORDER = {"violated": 0, "holds": 1, "skipped": 2}
 # --------------------------------------------------------------------------- small helpers
 def _labelled(table: pd.DataFrame) -> pd.DataFrame:
     """Names without ``seed=``, and a comparator label (``—`` when there is none)."""
-    comp = table["comparator"] if "comparator" in table else pd.Series(None, index=table.index)
-    return table.assign(stream=label(table, "stream"), learner=label(table, "learner"),
+    comp = table[col.COMPARATOR] if col.COMPARATOR in table else pd.Series(None, index=table.index)
+    return table.assign(stream=label(table, col.STREAM), learner=label(table, col.LEARNER),
                         comparator=comp.map(lambda c: NONE if c is None or pd.isna(c) else str(c)))
 
 
@@ -76,17 +77,17 @@ def summary_table(table: pd.DataFrame) -> pd.DataFrame:
     each metric of :data:`METRICS` (NaN when the table lacks it), ``bounds_hold`` (y/n/—).
     """
     lab = _labelled(table)
-    runs = lab.drop_duplicates("run_id")
-    status = runs["status"].astype(str)
-    counts = runs.assign(ok=status.eq("ok"), errors=status.str.startswith("error"),
-                         n=runs["stream_n"] if "stream_n" in runs else np.nan
-                         ).groupby(KEYS).agg(n=("n", "max"), runs=("run_id", "size"),
+    runs = lab.drop_duplicates(col.RUN_ID)
+    status = runs[col.STATUS].astype(str)
+    counts = runs.assign(ok=status.eq(col.OK), errors=status.str.startswith("error"),
+                         n=runs[col.STREAM_N] if col.STREAM_N in runs else np.nan
+                         ).groupby(KEYS).agg(n=("n", "max"), runs=(col.RUN_ID, "size"),
                                              ok=("ok", "sum"), errors=("errors", "sum"))
     fin = _labelled(final_rows(table)).reindex(columns=KEYS + list(METRICS))
     stats = fin.groupby(KEYS)[list(METRICS)].agg(["mean", "std"])
     stats.columns = [f"{m}_{s}" for m, s in stats.columns]
-    ok = lab[lab["status"].eq("ok")].reindex(columns=KEYS + ["bound_holds"])
-    holds = ok.groupby(KEYS)["bound_holds"].agg(holds_mark).rename("bounds_hold")
+    ok = lab[lab[col.STATUS].eq(col.OK)].reindex(columns=KEYS + [col.BOUND_HOLDS])
+    holds = ok.groupby(KEYS)[col.BOUND_HOLDS].agg(holds_mark).rename("bounds_hold")
     out = counts.join(stats).join(holds)
     out["bounds_hold"] = out["bounds_hold"].fillna(NONE)
     return natural_order(out.reset_index(), KEYS)
@@ -95,14 +96,14 @@ def summary_table(table: pd.DataFrame) -> pd.DataFrame:
 def display_summary(summary: pd.DataFrame) -> pd.DataFrame:
     """The summary as strings for people: ``mean ± std`` cells, counts, the bound mark; the
     comparator column only when it says something."""
-    cols = {"stream": summary["stream"], "learner": summary["learner"]}
-    if summary["comparator"].nunique() > 1:      # a single one is named in the grid
-        cols["comparator"] = summary["comparator"]
+    cols = {col.STREAM: summary[col.STREAM], col.LEARNER: summary[col.LEARNER]}
+    if summary[col.COMPARATOR].nunique() > 1:      # a single one is named in the grid
+        cols[col.COMPARATOR] = summary[col.COMPARATOR]
     cols["n"] = summary["n"].map(lambda v: NONE if pd.isna(v) else str(int(v)))
     cols["runs"] = summary["runs"].astype(int).astype(str)
     cols["errors"] = summary["errors"].astype(int).astype(str)
-    for metric, title in (("mistake_rate", "mistake rate"), ("cum_loss", "cumulative loss"),
-                          ("regret", "regret")):
+    for metric, title in ((col.MISTAKE_RATE, "mistake rate"), (col.CUM_LOSS, "cumulative loss"),
+                          (col.REGRET, "regret")):
         cols[title] = [mean_pm(m, s) for m, s in
                        zip(summary[f"{metric}_mean"], summary[f"{metric}_std"])]
     cols["bounds hold"] = summary["bounds_hold"]
@@ -155,8 +156,8 @@ def latex_rows(summary: pd.DataFrame) -> str:
         return NONE if pd.isna(v) else format(v, fmt)
     lines, stream = [], None
     for _, r in summary.iterrows():
-        if "stream" in r and r["stream"] != stream:
-            stream = r["stream"]
+        if col.STREAM in r and r[col.STREAM] != stream:
+            stream = r[col.STREAM]
             lines.append(f"% {stream}")
         std = r.get("mistake_rate_std", np.nan)
         rate = (NONE if pd.isna(r["mistake_rate_mean"]) else
@@ -176,36 +177,36 @@ def bound_checks(table: pd.DataFrame) -> pd.DataFrame:
     ``violations``: runs with a failed check; ``max_ratio``: the largest observed/bound;
     ``worst``: where it occurred. Sorted: violations first, then holds, then skipped.
     """
-    cols = KEYS + ["bound_name", "quantity", "status", "runs", "violations", "max_ratio",
-                   "worst", "skip_reason"]
+    cols = KEYS + [col.BOUND_NAME, col.QUANTITY, col.STATUS, "runs", "violations", "max_ratio",
+                   "worst", col.SKIP_REASON]
     ok = _labelled(ok_rows(table))
-    if "bound_name" not in ok:
+    if col.BOUND_NAME not in ok:
         return pd.DataFrame(columns=cols)
-    rows = ok[ok["bound_name"].notna()]
-    rows = rows.assign(flag=rows["bound_holds"].map(bound_flag),
-                       r=rows["observed"].astype(float) / rows["bound"].astype(float))
+    rows = ok[ok[col.BOUND_NAME].notna()]
+    rows = rows.assign(flag=rows[col.BOUND_HOLDS].map(bound_flag),
+                       r=rows[col.OBSERVED].astype(float) / rows[col.BOUND].astype(float))
     out = []
-    for key, g in rows.groupby(KEYS + ["bound_name"], sort=True):
+    for key, g in rows.groupby(KEYS + [col.BOUND_NAME], sort=True):
         checked = g[g["flag"].notna()]
         failed = checked[checked["flag"].eq(False)]
         status = "violated" if len(failed) else "holds" if len(checked) else "skipped"
         worst = checked.loc[checked["r"].idxmax()] if checked["r"].notna().any() else None
-        out.append((*key, sorted_unique(g["quantity"])[0] if g["quantity"].notna().any()
-                    else NONE, status, checked["run_id"].nunique(),
-                    failed["run_id"].nunique(), np.nan if worst is None else worst["r"],
+        out.append((*key, sorted_unique(g[col.QUANTITY])[0] if g[col.QUANTITY].notna().any()
+                    else NONE, status, checked[col.RUN_ID].nunique(),
+                    failed[col.RUN_ID].nunique(), np.nan if worst is None else worst["r"],
                     NONE if worst is None else f"seed={worst['seed']}, t={int(worst['t'])}",
-                    "; ".join(map(str, sorted_unique(g["skip_reason"]))) or NONE))
-    df = natural_order(pd.DataFrame(out, columns=cols), KEYS + ["bound_name"])
-    return (df.assign(_o=df["status"].map(_STATUS_ORDER)).sort_values("_o", kind="stable")
+                    "; ".join(map(str, sorted_unique(g[col.SKIP_REASON]))) or NONE))
+    df = natural_order(pd.DataFrame(out, columns=cols), KEYS + [col.BOUND_NAME])
+    return (df.assign(_o=df[col.STATUS].map(_STATUS_ORDER)).sort_values("_o", kind="stable")
               .drop(columns="_o").reset_index(drop=True))
 
 
 def failed_runs(table: pd.DataFrame) -> pd.DataFrame:
     """One row per run whose status is not ``ok``: errors first, then skips."""
-    bad = table[~table["status"].eq("ok")].drop_duplicates("run_id")
-    bad = _labelled(bad)[["run_id", "stream", "learner", "seed", "status"]]
-    return (bad.assign(_o=~bad["status"].astype(str).str.startswith("error"))
-               .sort_values(["_o", "run_id"]).drop(columns="_o").reset_index(drop=True))
+    bad = table[~table[col.STATUS].eq(col.OK)].drop_duplicates(col.RUN_ID)
+    bad = _labelled(bad)[[col.RUN_ID, col.STREAM, col.LEARNER, col.SEED, col.STATUS]]
+    return (bad.assign(_o=~bad[col.STATUS].astype(str).str.startswith("error"))
+               .sort_values(["_o", col.RUN_ID]).drop(columns="_o").reset_index(drop=True))
 
 
 # --------------------------------------------------------------------------- markdown
@@ -233,26 +234,27 @@ def markdown_table(df: pd.DataFrame, code: tuple[str, ...] = ()) -> str:
 
 def _grid_lines(table: pd.DataFrame) -> list[str]:
     lab = _labelled(table)
-    runs = lab.drop_duplicates("run_id")
-    n = runs.groupby("stream")["stream_n"].max() if "stream_n" in runs else pd.Series(dtype=float)
-    status = runs["status"].astype(str)
-    ok = lab[lab["status"].eq("ok")]
+    runs = lab.drop_duplicates(col.RUN_ID)
+    n = (runs.groupby(col.STREAM)[col.STREAM_N].max() if col.STREAM_N in runs
+         else pd.Series(dtype=float))
+    status = runs[col.STATUS].astype(str)
+    ok = lab[lab[col.STATUS].eq(col.OK)]
     streams = [f"`{s}` (n = {int(n[s])})" if s in n and pd.notna(n[s]) else f"`{s}`"
-               for s in sorted_unique(runs["stream"])]
-    comps = [c for c in sorted_unique(runs["comparator"]) if c != NONE] or ["none"]
-    seeds = sorted_unique(runs["seed"])
+               for s in sorted_unique(runs[col.STREAM])]
+    comps = [c for c in sorted_unique(runs[col.COMPARATOR]) if c != NONE] or ["none"]
+    seeds = sorted_unique(runs[col.SEED])
     lines = [f"- **Streams** ({len(streams)}): " + ", ".join(streams),
              f"- **Learners** ({runs['learner'].nunique()}): "
-             + ", ".join(f"`{x}`" for x in sorted_unique(runs["learner"])),
+             + ", ".join(f"`{x}`" for x in sorted_unique(runs[col.LEARNER])),
              "- **Comparators**: " + ", ".join(f"`{c}`" if c != "none" else c for c in comps),
              f"- **Seeds** ({len(seeds)}): " + ", ".join(map(str, seeds)),
              f"- **Runs**: {len(runs)} ({int(status.eq('ok').sum())} ok, "
              f"{int(status.str.startswith('error').sum())} failed, "
              f"{int(status.str.startswith('skipped').sum())} skipped)"]
-    if "loss" in ok and ok["loss"].notna().any():
-        lines.append("- **Loss**: " + ", ".join(map(str, sorted_unique(ok["loss"]))))
+    if col.LOSS in ok and ok[col.LOSS].notna().any():
+        lines.append("- **Loss**: " + ", ".join(map(str, sorted_unique(ok[col.LOSS]))))
     if len(ok):
-        per_run = ok.drop_duplicates(["run_id", "t"]).groupby("run_id")["t"].size()
+        per_run = ok.drop_duplicates([col.RUN_ID, col.T]).groupby(col.RUN_ID)[col.T].size()
         lines.append(f"- **Checkpoints per run**: {int(per_run.min())}"
                      + (f" to {int(per_run.max())}" if per_run.max() != per_run.min() else "")
                      + " (log-spaced, plus the final round)")
@@ -289,7 +291,7 @@ def write_report(table: pd.DataFrame, out_dir, *, experiment: str, question: str
     summary = summary_table(table)
     checks = bound_checks(table)
     failed = failed_runs(table)
-    names = ("stream", "learner", "comparator")
+    names = (col.STREAM, col.LEARNER, col.COMPARATOR)
     parts = [f"# {experiment}", ""]
     if versions:
         parts += [f"_olbench {', '.join(map(str, versions))}_", ""]
@@ -307,19 +309,19 @@ def write_report(table: pd.DataFrame, out_dir, *, experiment: str, question: str
     if checks.empty:
         parts += ["No bound applies to these learners.", ""]
     else:
-        v = int(checks["status"].eq("violated").sum())
+        v = int(checks[col.STATUS].eq("violated").sum())
         shown = checks.assign(max_ratio=checks["max_ratio"].map(
             lambda r: NONE if pd.isna(r) else f"{r:.3g}")).rename(
-            columns={"bound_name": "bound", "max_ratio": "max observed/bound",
-                     "worst": "worst at", "skip_reason": "skip reason"})
-        if shown["comparator"].nunique() <= 1:
-            shown = shown.drop(columns="comparator")
+            columns={col.BOUND_NAME: "bound", "max_ratio": "max observed/bound",
+                     "worst": "worst at", col.SKIP_REASON: "skip reason"})
+        if shown[col.COMPARATOR].nunique() <= 1:
+            shown = shown.drop(columns=col.COMPARATOR)
         parts += [f"{v} violated, {int(checks['status'].eq('holds').sum())} holding, "
                   f"{int(checks['status'].eq('skipped').sum())} skipped "
                   "(violations first; a violation means a bug in a learner, a comparator or a "
                   "bound).", "", markdown_table(shown, code=names + ("bound",)), ""]
     parts += ["## Failed runs", ""]
-    parts += ([markdown_table(failed, code=("run_id", "stream", "learner")), ""]
+    parts += ([markdown_table(failed, code=(col.RUN_ID, col.STREAM, col.LEARNER)), ""]
               if len(failed) else ["None: every run finished.", ""])
     parts += ["## Figures", "", *_figure_lines(figures, out_dir, captions or {}), ""]
     if "mistake_rate_mean" in summary and summary["mistake_rate_mean"].notna().any():

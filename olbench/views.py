@@ -5,7 +5,7 @@ The data flows one way: results table -> views -> figures / report. Nothing here
 matplotlib) or recomputes a metric: views only select, group, label and average the columns
 the grid wrote (DESIGN.md section 1).
 
-Conventions: rows with ``status != "ok"`` are ignored; a stream or learner is identified by
+Conventions: rows with ``status != col.OK`` are ignored; a stream or learner is identified by
 its name without the ``seed=`` parameter (seeds are the replicates averaged over); the
 per-checkpoint metrics repeat once per bound row, so curves use one row per (run_id, t).
 
@@ -20,8 +20,11 @@ import re
 import numpy as np
 import pandas as pd
 
+from olbench import schema as col
+
+
 # --------------------------------------------------------------------------- names, order
-def drop_param(name: str, param: str = "seed") -> str:
+def drop_param(name: str, param: str = col.SEED) -> str:
     """``name`` without its ``param=value`` entry (the seed is a replicate, not a setting).
 
     >>> drop_param("X[seed=1]"), drop_param("X[a=1,seed=2]"), drop_param("X[a=1]")
@@ -88,32 +91,32 @@ def label(table: pd.DataFrame, concept: str) -> pd.Series:
 
 # --------------------------------------------------------------------------- rows
 def ok_rows(table: pd.DataFrame) -> pd.DataFrame:
-    """The rows of successful runs (``status == "ok"``)."""
-    return table[table["status"].eq("ok")]
+    """The rows of successful runs (``status == col.OK``)."""
+    return table[table[col.STATUS].eq(col.OK)]
 
 
 def per_checkpoint(table: pd.DataFrame) -> pd.DataFrame:
     """One row per (run_id, t) of the ok runs, with ``stream_label`` and ``learner_label``
     (the names without ``seed=``) added; bound columns are dropped."""
-    ok = ok_rows(table).drop_duplicates(["run_id", "t"])
-    bound_cols = ["bound_name", "quantity", "bound", "observed", "ratio", "bound_holds",
-                  "skip_reason"]
+    ok = ok_rows(table).drop_duplicates([col.RUN_ID, col.T])
+    bound_cols = [col.BOUND_NAME, col.QUANTITY, col.BOUND, col.OBSERVED, col.RATIO, col.BOUND_HOLDS,
+                  col.SKIP_REASON]
     return (ok.drop(columns=[c for c in bound_cols if c in ok])
-              .assign(stream_label=label(ok, "stream"), learner_label=label(ok, "learner"))
-              .sort_values(["stream_label", "learner_label", "seed", "t"])
+              .assign(stream_label=label(ok, col.STREAM), learner_label=label(ok, col.LEARNER))
+              .sort_values(["stream_label", "learner_label", col.SEED, col.T])
               .reset_index(drop=True))
 
 
 def final_rows(table: pd.DataFrame) -> pd.DataFrame:
     """The last checkpoint of every ok run (one row per run_id)."""
     cp = per_checkpoint(table)
-    return cp[cp["t"].eq(cp.groupby("run_id")["t"].transform("max"))].reset_index(drop=True)
+    return cp[cp[col.T].eq(cp.groupby(col.RUN_ID)[col.T].transform("max"))].reset_index(drop=True)
 
 
 def one_per_learner(cp: pd.DataFrame) -> pd.DataFrame:
     """For comparator-free metrics (mistakes, updates, time) of :func:`per_checkpoint` rows:
     runs that differ only by comparator count once."""
-    return cp.drop_duplicates(["stream_label", "learner_label", "seed", "t"])
+    return cp.drop_duplicates(["stream_label", "learner_label", col.SEED, col.T])
 
 
 # --------------------------------------------------------------------------- statistics
@@ -126,7 +129,7 @@ def mean_band(cp: pd.DataFrame, value: str, by: list[str], z: float = 1.96) -> p
     >>> mean_band(cp, "v", ["g"])[["t", "mean", "k"]].values.tolist()
     [[1.0, 2.0, 2.0], [2.0, 2.0, 2.0]]
     """
-    g = cp.dropna(subset=[value]).groupby(by + ["t"])[value].agg(["mean", "std", "count"])
+    g = cp.dropna(subset=[value]).groupby(by + [col.T])[value].agg(["mean", "std", "count"])
     half = z * g["std"].fillna(0.0) / np.sqrt(g["count"])
     return pd.DataFrame({"mean": g["mean"], "lo": g["mean"] - half, "hi": g["mean"] + half,
                          "k": g["count"]}).reset_index()
@@ -161,18 +164,18 @@ def bound_flag(v) -> bool | None:
 def final_bound_checks(table: pd.DataFrame) -> pd.DataFrame:
     """One row per (ok run, bound) with a bound value, at the run's final checkpoint."""
     ok = ok_rows(table)
-    if "bound_name" not in ok:
+    if col.BOUND_NAME not in ok:
         return ok.iloc[:0]
-    last = ok["t"].eq(ok.groupby("run_id")["t"].transform("max"))
-    rows = ok[last & ok["bound_name"].notna() & ok["bound"].notna() & ok["observed"].notna()]
-    return rows.assign(violated=rows["bound_holds"].map(bound_flag).eq(False),
-                       learner_label=label(rows, "learner")).reset_index(drop=True)
+    last = ok[col.T].eq(ok.groupby(col.RUN_ID)[col.T].transform("max"))
+    rows = ok[last & ok[col.BOUND_NAME].notna() & ok[col.BOUND].notna() & ok[col.OBSERVED].notna()]
+    return rows.assign(violated=rows[col.BOUND_HOLDS].map(bound_flag).eq(False),
+                       learner_label=label(rows, col.LEARNER)).reset_index(drop=True)
 
 
 def novikoff_bounds(table: pd.DataFrame) -> pd.Series:
     """The Novikoff bound (R/γ)² per stream label: the median over runs that have one."""
     ok = ok_rows(table)
-    if "bound_name" not in ok:
+    if col.BOUND_NAME not in ok:
         return pd.Series(dtype=float)
-    rows = ok[ok["bound_name"].eq("novikoff") & ok["bound"].notna()]
-    return rows.groupby(label(rows, "stream"))["bound"].median()
+    rows = ok[ok[col.BOUND_NAME].eq("novikoff") & ok[col.BOUND].notna()]
+    return rows.groupby(label(rows, col.STREAM))[col.BOUND].median()

@@ -13,6 +13,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
+from olbench import schema as col
 from olbench.figures.registry import figure
 from olbench.figures.style import figure_legend, learner_styles, styled, wrap
 from olbench.views import drop_param, ok_rows
@@ -89,17 +90,17 @@ def boundary_figures(table: pd.DataFrame, tasks) -> dict[str, Figure]:
     bias); none when the table has no ``final_w`` column."""
     from hydra.utils import instantiate
 
-    if "final_w" not in table:
+    if col.FINAL_W not in table:
         return {}
     ok = ok_rows(table)
-    ok = ok[ok["final_w"].notna()].drop_duplicates("run_id")
+    ok = ok[ok[col.FINAL_W].notna()].drop_duplicates(col.RUN_ID)
     first_seed = min(t.seed for t in tasks)
     streams = {json.dumps(t.stream, sort_keys=True, default=str): t.stream for t in tasks
                if t.seed == first_seed}
     figures: dict[str, Figure] = {}
     for number, spec in enumerate(streams.values()):
         stream = instantiate(spec, _convert_="all")
-        rows = ok[ok["stream"] == stream.name]
+        rows = ok[ok[col.STREAM] == stream.name]
         if rows.empty or stream.meta.d - int(stream.meta.bias) != 2:
             continue
         X, y = stream.materialize()

@@ -8,6 +8,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter, NullFormatter
 
+from olbench import schema as col
 from olbench.figures.registry import figure
 from olbench.figures.style import PALETTE, VIOLATION, styled
 from olbench.views import final_bound_checks, ordered
@@ -23,7 +24,7 @@ def bound_scatter_figure(table: pd.DataFrame) -> Figure | None:
     checks = final_bound_checks(table)
     if checks.empty:
         return None
-    x, y = checks["bound"].to_numpy(float), checks["observed"].to_numpy(float)
+    x, y = checks[col.BOUND].to_numpy(float), checks[col.OBSERVED].to_numpy(float)
     positive = np.concatenate([x[x > 0], y[y > 0]])
     lo, hi = ((10 ** np.floor(np.log10(positive.min() / 1.5)),
                10 ** np.ceil(np.log10(positive.max() * 1.5))) if len(positive) else (0.1, 10.0))
@@ -38,8 +39,8 @@ def bound_scatter_figure(table: pd.DataFrame) -> Figure | None:
     ax.plot(diag, diag, color="0.2", linewidth=1, label="y = x (observed = bound)")
     viol = checks["violated"].to_numpy(bool)
     markers = "osD^v<>p"
-    for i, name in enumerate(ordered(checks["bound_name"])):
-        sel = checks["bound_name"].eq(name).to_numpy() & ~viol
+    for i, name in enumerate(ordered(checks[col.BOUND_NAME])):
+        sel = checks[col.BOUND_NAME].eq(name).to_numpy() & ~viol
         for is_floor, mk in ((False, markers[i % len(markers)]), (True, "v")):
             s = sel & (floor == is_floor)
             if s.any():

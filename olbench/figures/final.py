@@ -7,6 +7,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
+from olbench import schema as col
 from olbench.figures.registry import figure
 from olbench.figures.style import LABELS, learner_styles, panels, styled, wrap
 from olbench.views import final_rows, one_per_learner, ordered
@@ -16,17 +17,17 @@ def _has(fin: pd.DataFrame, metric: str) -> bool:
     return metric in fin and fin[metric].notna().any()
 
 
-@figure("final_mistake_rate", order=60, metric="mistake_rate",
+@figure("final_mistake_rate", order=60, metric=col.MISTAKE_RATE,
         caption="Final-checkpoint mistake rate per learner over seeds (box: quartiles, "
                 "whiskers: 1.5 IQR, dots: seeds).")
 @styled
-def final_boxplot_figure(table: pd.DataFrame, *, metric: str = "mistake_rate") -> Figure | None:
+def final_boxplot_figure(table: pd.DataFrame, *, metric: str = col.MISTAKE_RATE) -> Figure | None:
     """Box plots over seeds of ``metric`` at the final checkpoint, per learner, one panel
     per stream (horizontal boxes: learner names are long)."""
     fin = final_rows(table)
     if not _has(fin, metric):
         return None
-    if metric not in ("regret", "comparator_loss"):
+    if metric not in (col.REGRET, col.COMPARATOR_LOSS):
         fin = one_per_learner(fin)
     fin = fin.dropna(subset=[metric])
     styles = learner_styles(table)
@@ -59,6 +60,6 @@ def final_boxplot_figure(table: pd.DataFrame, *, metric: str = "mistake_rate") -
 def final_loss_figure(table: pd.DataFrame) -> Figure | None:
     """:func:`final_boxplot_figure` of the average loss, for tables without a mistake rate
     (regression); ``None`` when the mistake-rate box plots are drawn instead."""
-    if _has(final_rows(table), "mistake_rate"):
+    if _has(final_rows(table), col.MISTAKE_RATE):
         return None
-    return final_boxplot_figure(table, metric="avg_loss")
+    return final_boxplot_figure(table, metric=col.AVG_LOSS)

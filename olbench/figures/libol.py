@@ -6,11 +6,12 @@ from __future__ import annotations
 import pandas as pd
 from matplotlib.figure import Figure
 
+from olbench import schema as col
 from olbench.figures.registry import figure
 from olbench.figures.style import LABELS, figure_legend, learner_styles, styled, wrap
 from olbench.views import groups, mean_band, one_per_learner, ordered, per_checkpoint
 
-LIBOL_METRICS = ("mistake_rate", "updates", "time_s")
+LIBOL_METRICS = (col.MISTAKE_RATE, col.UPDATES, col.TIME_S)
 
 
 @figure("libol", order=50,
@@ -34,8 +35,8 @@ def libol_figure(table: pd.DataFrame) -> Figure | None:
         for ax, metric in zip(row, metrics):
             band = mean_band(sub, metric, ["learner_label"])
             for learner, g in groups(band, "learner_label"):
-                ax.plot(g["t"], g["mean"], label=learner, **styles[learner])
-            ax.set_xlabel(LABELS["t"])
+                ax.plot(g[col.T], g["mean"], label=learner, **styles[learner])
+            ax.set_xlabel(LABELS[col.T])
             ax.set_ylabel(LABELS[metric])
             ax.set_ylim(bottom=0)
         row[1 if len(row) > 1 else 0].set_title(wrap(stream, width=90))

@@ -7,9 +7,19 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
+from olbench import schema as col
 from olbench.figures.registry import figure
-from olbench.figures.style import (BAND, LABELS, LINESTYLES, chars, figure_legend,
-                                   learner_styles, panels, styled, wrap)
+from olbench.figures.style import (
+    BAND,
+    LABELS,
+    LINESTYLES,
+    chars,
+    figure_legend,
+    learner_styles,
+    panels,
+    styled,
+    wrap,
+)
 from olbench.views import loglog_slope, mean_band, natural_key, ordered, per_checkpoint
 
 
@@ -22,7 +32,7 @@ def _single(series: pd.Series, what: str) -> str:
         caption="Regret vs t on log-log axes; the slope is a least-squares fit of log regret vs "
                 "log t over the second half of the checkpoints (√t regret has slope 0.5). "
                 "Non-positive regret cannot be drawn and is left out.")
-@figure("regret", order=10,
+@figure(col.REGRET, order=10,
         caption=f"Regret vs t per learner (one panel per stream); line: mean over seeds, {BAND}.")
 @styled
 def regret_figure(table: pd.DataFrame, *, loglog: bool = False) -> Figure | None:
@@ -31,28 +41,28 @@ def regret_figure(table: pd.DataFrame, *, loglog: bool = False) -> Figure | None
     With ``loglog``, log-log axes and each learner's fitted slope (second half of the
     checkpoints) in its legend entry; non-positive means are left out with a note."""
     cp = per_checkpoint(table)
-    if "regret" not in cp or cp["regret"].notna().sum() == 0:
+    if col.REGRET not in cp or cp[col.REGRET].notna().sum() == 0:
         return None
-    cp = cp[cp["regret"].notna()]
-    if loglog and not (cp["regret"] > 0).any():
+    cp = cp[cp[col.REGRET].notna()]
+    if loglog and not (cp[col.REGRET] > 0).any():
         return None
     styles = learner_styles(table)
-    comparators = ordered(cp["comparator"])
+    comparators = ordered(cp[col.COMPARATOR])
     many = len(comparators) > 1
-    cp = cp.assign(comparator=cp["comparator"].fillna("none").astype(str))
+    cp = cp.assign(comparator=cp[col.COMPARATOR].fillna("none").astype(str))
     streams = ordered(cp["stream_label"])
     fig, axes = panels(len(streams))
     for ax, stream in zip(axes, streams):
-        band = mean_band(cp[cp["stream_label"].eq(stream)], "regret",
-                         ["learner_label", "comparator"])
+        band = mean_band(cp[cp["stream_label"].eq(stream)], col.REGRET,
+                         ["learner_label", col.COMPARATOR])
         dropped = 0
-        for (learner, comp), g in sorted(band.groupby(["learner_label", "comparator"]),
+        for (learner, comp), g in sorted(band.groupby(["learner_label", col.COMPARATOR]),
                                          key=lambda kv: tuple(map(natural_key, kv[0]))):
             style = dict(styles[learner])
             if many:
                 style["linestyle"] = LINESTYLES[comparators.index(comp) % len(LINESTYLES)]
             label = f"{learner} vs {comp}" if many else learner
-            t, m, lo, hi = (g[c].to_numpy(float) for c in ("t", "mean", "lo", "hi"))
+            t, m, lo, hi = (g[c].to_numpy(float) for c in (col.T, "mean", "lo", "hi"))
             if loglog:
                 pos = m > 0
                 dropped += int((~pos).sum())
@@ -72,10 +82,10 @@ def regret_figure(table: pd.DataFrame, *, loglog: bool = False) -> Figure | None
         else:
             ax.axhline(0, color="0.3", linewidth=0.8)
         ax.set_title(wrap(stream))
-        ax.set_xlabel(LABELS["t"])
-        ax.set_ylabel(LABELS["regret"])
-    loss = _single(cp["loss"], "loss") if "loss" in cp else "?"
-    comp = _single(cp.loc[cp["comparator"].ne("none"), "comparator"], "comparator")
+        ax.set_xlabel(LABELS[col.T])
+        ax.set_ylabel(LABELS[col.REGRET])
+    loss = _single(cp[col.LOSS], col.LOSS) if col.LOSS in cp else "?"
+    comp = _single(cp.loc[cp[col.COMPARATOR].ne("none"), col.COMPARATOR], col.COMPARATOR)
     fig.suptitle(wrap(f"Regret ({loss} loss) against comparator u = {comp}", chars(fig, 11)))
     if not loglog:
         figure_legend(fig, axes, note=BAND)

@@ -19,6 +19,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 from matplotlib.patches import Patch
 
+from olbench import schema as col
 from olbench.views import label, ok_rows, ordered
 
 #: Learner colours: tab10 without its red, which is reserved for bound violations.
@@ -43,15 +44,15 @@ BAND = "band: mean ± 1.96·sd/√k over k seeds (95% normal CI of the mean)"
 
 #: Axis labels: the conventions behind each metric column.
 LABELS = {
-    "t": "round t (examples seen)",
-    "regret": "regret $R_t$ = cum. loss − comparator's",
-    "mistakes": "cumulative mistakes $M_t$",
-    "mistake_rate": "cumulative mistake rate $M_t / t$",
-    "clean_mistake_rate": "mistake rate vs noise-free labels",
-    "updates": "cumulative updates",
-    "time_s": "cumulative wall time (s)",
-    "cum_loss": "cumulative loss $L_t = \\ell_1(w_1) + \\dots + \\ell_t(w_t)$",
-    "avg_loss": "average loss $L_t / t$",
+    col.T: "round t (examples seen)",
+    col.REGRET: "regret $R_t$ = cum. loss − comparator's",
+    col.MISTAKES: "cumulative mistakes $M_t$",
+    col.MISTAKE_RATE: "cumulative mistake rate $M_t / t$",
+    col.CLEAN_MISTAKE_RATE: "mistake rate vs noise-free labels",
+    col.UPDATES: "cumulative updates",
+    col.TIME_S: "cumulative wall time (s)",
+    col.CUM_LOSS: "cumulative loss $L_t = \\ell_1(w_1) + \\dots + \\ell_t(w_t)$",
+    col.AVG_LOSS: "average loss $L_t / t$",
 }
 
 
@@ -73,7 +74,7 @@ def learner_styles(names: Iterable[str] | pd.DataFrame) -> dict[str, dict]:
     (True, True)
     """
     if isinstance(names, pd.DataFrame):
-        names = label(ok_rows(names), "learner")
+        names = label(ok_rows(names), col.LEARNER)
     return {n: {"color": PALETTE[i % len(PALETTE)],
                 "linestyle": LINESTYLES[(i // len(PALETTE)) % len(LINESTYLES)]}
             for i, n in enumerate(ordered(names))}
