@@ -43,13 +43,16 @@ import numpy as np
 
 import olbench
 
-RULES = ("perceptron", "pa1", "arow_diag", "arow_full")
+RULES = ("perceptron", "pa1", "arow_diag", "arow_full", "scw_full")
 LABEL = {"perceptron": "Perceptron", "pa1": "PA-I (C=1)", "arow_diag": "AROW diag (r=1)",
-         "arow_full": "AROW full (r=1)"}
+         "arow_full": "AROW full (r=1)", "scw_full": "SCW-I full (C=1, eta=0.75)"}
+FULL = ("arow_full", "scw_full")   # O(d^2) per round: run up to --full-max-d only
 TARGET_HAND = 1.1     # olbench loop / hand loop <= 1.1
 TARGET_RIVER = 300.0  # river / olbench run >= 300
 TARGET_SKLEARN = 3.0  # sklearn / olbench run >= 3
 ETA, C, R, A0 = 1.0, 1.0, 1.0, 1.0
+SCW_ETA = 0.75
+PHI = float(__import__("statistics").NormalDist().inv_cdf(SCW_ETA))   # SCW's phi = Phi^-1(eta)
 
 
 # ----------------------------------------------------------------------------- the stream
@@ -68,6 +71,8 @@ def make_olbench(rule: str):
         return olbench.make_learner("perceptron", eta=ETA)
     if rule == "pa1":
         return olbench.make_learner("pa", C=C, variant="pa1")
+    if rule == "scw_full":
+        return olbench.make_learner("scw", C=C, eta=SCW_ETA, a=A0)
     return olbench.make_learner("arow", r=R, a=A0, diagonal=(rule == "arow_diag"))
 
 
@@ -173,6 +178,44 @@ def hand_arow_full(X, y, r, w, S, margins, updated):
             updated[t] = False
 
 
+@numba.njit(cache=True, fastmath=False)
+def hand_scw_full(X, y, C, phi, w, S, margins, updated):
+    """SCW-I (Wang, Zhao, Hoi 2012) with a full covariance, as its paper writes it."""
+    n, d = X.shape
+    sx = np.empty(d)
+    psi, xi = 1.0 + phi * phi / 2.0, 1.0 + phi * phi
+    for t in range(n):
+        m = 0.0
+        for j in range(d):
+            m += w[j] * X[t, j]
+        margins[t] = m
+        for j in range(d):
+            sx[j] = 0.0
+        for i in range(d):
+            xi_t = X[t, i]
+            if xi_t != 0.0:
+                for j in range(d):
+                    sx[j] += xi_t * S[i, j]
+        v = 0.0
+        for j in range(d):
+            v += sx[j] * X[t, j]
+        ym = y[t] * m
+        if phi * np.sqrt(v) - ym > 0.0:
+            alpha = (-ym * psi + np.sqrt(ym * ym * phi ** 4 / 4.0 + v * phi * phi * xi)) / (v * xi)
+            alpha = min(C, max(0.0, alpha))
+            sqrt_u = 0.5 * (-alpha * v * phi + np.sqrt(alpha * alpha * v * v * phi * phi + 4 * v))
+            beta = alpha * phi / (sqrt_u + v * alpha * phi)
+            for j in range(d):
+                w[j] += alpha * y[t] * sx[j]
+            for i in range(d):
+                bi = beta * sx[i]
+                for j in range(d):
+                    S[i, j] -= bi * sx[j]
+            updated[t] = True
+        else:
+            updated[t] = False
+
+
 def run_hand(rule: str, X, y):
     """Run the hand loop; returns (seconds of the compiled call alone, w, aux state)."""
     n, d = X.shape
@@ -192,7 +235,10 @@ def run_hand(rule: str, X, y):
         return time.perf_counter() - start, w, diag
     S = A0 * np.eye(d)
     start = time.perf_counter()
-    hand_arow_full(X, y, R, w, S, margins, updated)
+    if rule == "scw_full":
+        hand_scw_full(X, y, C, PHI, w, S, margins, updated)
+    else:
+        hand_arow_full(X, y, R, w, S, margins, updated)
     return time.perf_counter() - start, w, S
 
 
@@ -227,6 +273,18 @@ def run_numpy(rule: str, X, y):
                     beta = 1.0 / (v + R)
                     w += ((1.0 - yt * m) * yt * beta) * dx
                     diag -= beta * dx * dx
+    elif rule == "scw_full":
+        S, psi, xi = A0 * np.eye(d), 1.0 + PHI ** 2 / 2.0, 1.0 + PHI ** 2
+        for t in range(n):
+            x, yt = X[t], y[t]
+            sx = S @ x
+            ym, v = yt * (w @ x), sx @ x
+            if PHI * np.sqrt(v) - ym > 0.0:
+                alpha = min(C, max(0.0, (-ym * psi + np.sqrt(ym ** 2 * PHI ** 4 / 4
+                                                            + v * PHI ** 2 * xi)) / (v * xi)))
+                sqrt_u = 0.5 * (-alpha * v * PHI + np.sqrt((alpha * v * PHI) ** 2 + 4 * v))
+                w += (alpha * yt) * sx
+                S -= alpha * PHI / (sqrt_u + v * alpha * PHI) * np.outer(sx, sx)
     else:
         S = A0 * np.eye(d)
         for t in range(n):
@@ -527,7 +585,7 @@ def main(argv=None) -> list[Row]:
     for d in args.dims:
         X, y = make_stream(args.n, d, args.seed, args.flip)
         for rule in args.rules:
-            if rule == "arow_full" and d > args.full_max_d:
+            if rule in FULL and d > args.full_max_d:
                 continue
             start = time.perf_counter()
             rows.append(bench_one(rule, X, y, args))

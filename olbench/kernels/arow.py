@@ -20,22 +20,19 @@ from collections import namedtuple
 
 from olbench._jit import inline
 from olbench.kernels.loop import make_kernel
-from olbench.kernels.rows import (axpy, diag_axpy, diag_downdate, diag_quad, dot,
-                                  linear_predict, rank_one_downdate, symmetric_matvec)
+from olbench.kernels.rows import diag_quad, diag_step, full_sigma_x, full_step, linear_predict
 
 Params = namedtuple("Params", ["r"])
 
 
 @inline
 def _step_full(params, idx, val, e, w, A):
-    sigma_x = A[w.shape[0]]  # the scratch row after Sigma (allocating costs 20% at d = 20)
-    symmetric_matvec(A, idx, val, sigma_x)
-    v = dot(sigma_x, idx, val)
+    # Sigma x goes to the scratch row after Sigma (allocating costs 20% at d = 20)
+    sigma_x, v = full_sigma_x(A, idx, val)
     if v <= 0.0:
         return
     beta = 1.0 / (v + params.r)
-    axpy(w, e * beta, None, sigma_x)
-    rank_one_downdate(A, beta, sigma_x)
+    full_step(w, A, sigma_x, e * beta, beta)
 
 
 @inline
@@ -45,8 +42,7 @@ def _step_diag(params, idx, val, e, w, A):
     if v <= 0.0:
         return
     beta = 1.0 / (v + params.r)
-    diag_axpy(w, e * beta, diag, idx, val)
-    diag_downdate(diag, beta, idx, val)
+    diag_step(w, diag, e * beta, beta, idx, val)
 
 
 @inline

@@ -123,6 +123,46 @@ def rank_one_downdate(M, beta, v):
 
 
 @inline
+def diag_project(diag, c, squared, idx, val):
+    """D <- D / (1 + c D x^2) elementwise, i.e. D^-1 <- D^-1 + c diag(x)^2: a rank-one update
+    of the inverse projected on the diagonal (CW's, SCW's and NHERD's diagonal rule); with
+    ``squared``, D <- D / (1 + c D x^2)^2 (NHERD's exact diagonal rule)."""
+    if idx is None:
+        for j in range(val.shape[0]):
+            q = 1.0 + c * diag[j] * val[j] * val[j]
+            diag[j] = diag[j] / (q * q) if squared else diag[j] / q
+    else:
+        for k in range(idx.shape[0]):
+            i = idx[k]
+            q = 1.0 + c * diag[i] * val[k] * val[k]
+            diag[i] = diag[i] / (q * q) if squared else diag[i] / q
+
+
+@inline
+def full_sigma_x(A, idx, val):
+    """(Sigma x, x' Sigma x) for a full covariance kept as AROW keeps it: ``A[:d]`` = Sigma and
+    ``A[d]`` scratch, which receives Sigma x (so nothing is allocated per row)."""
+    sigma_x = A[A.shape[1]]
+    symmetric_matvec(A, idx, val, sigma_x)
+    return sigma_x, dot(sigma_x, idx, val)
+
+
+@inline
+def full_step(w, A, sigma_x, a, beta):
+    """The second-order step on a full covariance: mu += a Sigma x and
+    Sigma -= beta (Sigma x)(Sigma x)'."""
+    axpy(w, a, None, sigma_x)
+    rank_one_downdate(A, beta, sigma_x)
+
+
+@inline
+def diag_step(w, diag, a, beta, idx, val):
+    """The same step on a diagonal covariance, keeping the diagonal of the downdate ("drop")."""
+    diag_axpy(w, a, diag, idx, val)
+    diag_downdate(diag, beta, idx, val)
+
+
+@inline
 def dense_dot(a, b):
     total = 0.0
     for j in range(a.shape[0]):

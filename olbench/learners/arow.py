@@ -2,15 +2,13 @@
 
 from math import inf
 
-import numpy as np
-
 from olbench.bounds import AROW_MISTAKES
 from olbench.component import Interval, OneOf
 from olbench.kernels import arow as rule
-from olbench.learners.base import Learner, State
+from olbench.learners.base import CovarianceLearner
 
 
-class AROW(Learner, key="arow"):
+class AROW(CovarianceLearner, key="arow"):
     """Adaptive Regularization of Weight Vectors (Crammer, Kulesza, Dredze, NIPS 2009, Fig. 1).
 
     Keeps a Gaussian N(mu, Sigma) over weight vectors; on y mu.x < 1, with v = x' Sigma x and
@@ -39,25 +37,6 @@ class AROW(Learner, key="arow"):
 
     def kernel_params(self):
         return rule.Params(float(self.r))
-
-    def init_state(self, d):
-        if self.diagonal:
-            return State(np.zeros(d), np.full((1, d), float(self.a)), np.zeros(1))
-        # Sigma, then one scratch row for Sigma x (see olbench.kernels.arow)
-        return State(np.zeros(d), np.vstack([float(self.a) * np.eye(d), np.zeros(d)]),
-                     np.zeros(1))
-
-    def export_state(self):
-        state = super().export_state()
-        if not self.diagonal:
-            state["A"] = state["A"][:-1]
-        return state
-
-    @property
-    def covariance_(self) -> np.ndarray:
-        """Sigma (full), or its diagonal as a vector (``diagonal=True``)."""
-        A = self.state_.A
-        return A[0].copy() if self.diagonal else A[:-1].copy()
 
 
 class AROWRegressor(AROW, key="arow_regression"):

@@ -111,6 +111,33 @@ class Learner(Component):
         return self
 
 
+class CovarianceLearner(Learner):
+    """Base of the learners that keep a Gaussian N(mu, Sigma) over weight vectors (AROW, CW,
+    SCW, NHERD, NAROW, IELLIP): mu in ``w``, Sigma = a I at the start (hyper-parameter ``a``),
+    kept whole in ``A[:d]`` with a scratch row ``A[d]`` for Sigma x (see
+    :mod:`olbench.kernels.arow`), or as its diagonal in ``A[0]`` when ``diagonal`` is true."""
+
+    diagonal: bool = False   # for the learners without a diagonal form
+
+    def init_state(self, d):
+        if self.diagonal:
+            return State(np.zeros(d), np.full((1, d), float(self.a)), np.zeros(1))
+        return State(np.zeros(d), np.vstack([float(self.a) * np.eye(d), np.zeros(d)]),
+                     np.zeros(1))
+
+    def export_state(self):
+        state = super().export_state()
+        if not self.diagonal:
+            state["A"] = state["A"][:-1]   # drop the scratch row
+        return state
+
+    @property
+    def covariance_(self) -> np.ndarray:
+        """Sigma (full), or its diagonal as a vector (``diagonal=True``)."""
+        A = self.state_.A
+        return A[0].copy() if self.diagonal else A[:-1].copy()
+
+
 def _as_row(x: Any):
     import scipy.sparse as sp
 

@@ -1,0 +1,107 @@
+"""Confidence-weighted rules: CW (both forms) and soft CW (SCW-I, SCW-II).
+
+All keep a Gaussian N(mu, Sigma) over weight vectors and, with m = y mu.x and
+v = x' Sigma x, take the same step when the confidence constraint is violated::
+
+    mu <- mu + alpha y Sigma x,    Sigma^-1 <- Sigma^-1 + c x x'
+
+i.e. Sigma <- Sigma - beta Sigma x x' Sigma with beta = c / (1 + c v). Only (alpha, c) and the
+constraint differ; phi = Phi^-1(eta):
+
+* CW, stdev form (Crammer, Dredze, Pereira, NIPS 2008, "exact convex CW"): fires on
+  m < phi sqrt(v); psi = 1 + phi^2/2, xi = 1 + phi^2,
+  alpha = max(0, (-m psi + sqrt(m^2 phi^4 / 4 + v phi^2 xi)) / (v xi)),
+  sqrt(u) = (-alpha v phi + sqrt(alpha^2 v^2 phi^2 + 4 v)) / 2, c = alpha phi / sqrt(u)
+  (so beta = alpha phi / (sqrt(u) + v alpha phi), the paper's form).
+* CW, variance form (Dredze, Crammer, Pereira, ICML 2008, Alg. 1): fires on m < phi v;
+  alpha = max(0, (-(1 + 2 phi m) + sqrt((1 + 2 phi m)^2 - 8 phi (m - phi v))) / (4 phi v)),
+  c = 2 alpha phi.
+* SCW-I (Wang, Zhao, Hoi, ICML 2012): the stdev form with alpha capped at C (CW is C = inf).
+* SCW-II: fires on m < phi sqrt(v); n = v + 1/(2C),
+  gamma = phi sqrt(phi^2 m^2 v^2 + 4 n v (n + v phi^2)),
+  alpha = max(0, (-(2 m n + phi^2 m v) + gamma) / (2 (n^2 + n v phi^2))); sqrt(u), c as CW.
+  ``libol``: LIBOL's SCW2.m computes gamma as sqrt(phi^4 m^2 v 2 + 4 n v phi^2 (n + 2 v phi)).
+
+Full covariance: ``A[:d]`` = Sigma, ``A[d]`` scratch for Sigma x (as AROW). Diagonal: ``A[0]``
+= diag(Sigma), updated by the papers' diagonal rule, the inverse update projected on the
+diagonal: Sigma_rr^-1 <- Sigma_rr^-1 + c x_r^2.
+"""
+
+import math
+from collections import namedtuple
+
+from olbench._jit import inline
+from olbench.kernels.loop import make_kernel
+from olbench.kernels.rows import (
+    diag_axpy,
+    diag_project,
+    diag_quad,
+    full_sigma_x,
+    full_step,
+    linear_predict,
+)
+
+#: phi = Phi^-1(eta); C: SCW's cap (inf for CW); variance: ICML 2008 form; soft2: SCW-II
+Params = namedtuple("Params", ["phi", "C", "variance", "soft2", "libol"])
+
+
+@inline
+def violated(params, m, v):
+    """The confidence constraint fails: m < phi v (variance form) or m < phi sqrt(v)."""
+    if params.variance:
+        return params.phi * v - m > 0.0
+    return params.phi * math.sqrt(v) - m > 0.0
+
+
+@inline
+def coefficients(params, m, v):
+    """(alpha, c) of the step mu += alpha y Sigma x, Sigma^-1 += c x x' (see the module)."""
+    phi = params.phi
+    if params.variance:
+        b = 1.0 + 2.0 * phi * m
+        alpha = max(0.0, (-b + math.sqrt(b * b - 8.0 * phi * (m - phi * v))) / (4.0 * phi * v))
+        return alpha, 2.0 * alpha * phi
+    phi2 = phi * phi
+    if params.soft2:
+        n = v + 1.0 / (2.0 * params.C)
+        if params.libol:
+            gamma = math.sqrt(phi2 * phi2 * m * m * v * 2.0
+                              + 4.0 * n * v * phi2 * (n + v * phi * 2.0))
+        else:
+            gamma = phi * math.sqrt(phi2 * m * m * v * v + 4.0 * n * v * (n + v * phi2))
+        alpha = max(0.0, (-(2.0 * m * n + phi2 * m * v) + gamma) / (2.0 * (n * n + n * v * phi2)))
+    else:
+        psi, xi = 1.0 + phi2 / 2.0, 1.0 + phi2
+        alpha = max(0.0, (-m * psi + math.sqrt(m * m * phi2 * phi2 / 4.0 + v * phi2 * xi))
+                    / (v * xi))
+        alpha = min(params.C, alpha)
+    sqrt_u = 0.5 * (-alpha * v * phi + math.sqrt(alpha * alpha * v * v * phi2 + 4.0 * v))
+    return alpha, alpha * phi / sqrt_u
+
+
+@inline
+def update_full(params, idx, val, y, margin, w, A, s):
+    sigma_x, v = full_sigma_x(A, idx, val)
+    m = y * margin
+    if not violated(params, m, v):
+        return False
+    alpha, c = coefficients(params, m, v)
+    full_step(w, A, sigma_x, alpha * y, c / (1.0 + c * v))
+    return True
+
+
+@inline
+def update_diag(params, idx, val, y, margin, w, A, s):
+    diag = A[0]
+    v = diag_quad(diag, idx, val)
+    m = y * margin
+    if not violated(params, m, v):
+        return False
+    alpha, c = coefficients(params, m, v)
+    diag_axpy(w, alpha * y, diag, idx, val)
+    diag_project(diag, c, False, idx, val)
+    return True
+
+
+KERNELS = {False: make_kernel("cw.full", linear_predict, update_full),
+           True: make_kernel("cw.diag", linear_predict, update_diag)}
