@@ -44,14 +44,15 @@ def alma2_corrections(*, gamma: float, alpha: float, B: float, C: float,
     """
     a, K = 2.0 * C * gamma, 2.0 * C * B * (1.0 - alpha) + C * C * X2
     S = H = 0.0
-    chunk = 1 << 20
-    for start in range(1, SCAN_LIMIT + 1, chunk):
+    start, chunk = 1, 1 << 10
+    while start <= SCAN_LIMIT:                  # chunks of growing size: cheap for large gamma
         m = np.arange(start, start + chunk, dtype=float)
         Sc, Hc = S + np.cumsum(1.0 / np.sqrt(m)), H + np.cumsum(1.0 / m)
         over = np.flatnonzero(a * Sc - K * Hc - 1.0 > 0.0)
         if over.size:
             return float(m[over[0]] - 1.0)
         S, H = float(Sc[-1]), float(Hc[-1])
+        start, chunk = start + chunk, min(2 * chunk, 1 << 22)
     return math.inf
 
 

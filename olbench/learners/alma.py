@@ -28,7 +28,8 @@ class ALMA(Learner, key="alma"):
     p enters only as gamma_k = B sqrt(p-1)/sqrt(k) and eta_k = C/(sqrt(p-1) sqrt(k)) with
     Euclidean norms throughout -- not the p-norm ALMA_p of the paper -- so LIBOL's p = q is
     this learner with B sqrt(q-1) and C/sqrt(q-1). LIBOL's compiled ``ALMA_c`` ignores
-    ``options.C`` and always uses C = 1.41421356237.
+    ``options.C`` and always uses C = 1.41421356237. With alpha = 1 LIBOL's strict test never
+    fires from w = 0 (y w.x = 0 is not < 0): that learner stays at w = 0.
 
     >>> import numpy as np
     >>> from olbench import run
