@@ -43,10 +43,11 @@ import numpy as np
 
 import olbench
 
-RULES = ("perceptron", "pa1", "arow_diag", "arow_full", "scw_full")
+RULES = ("perceptron", "pa1", "arow_diag", "arow_full", "scw_full", "sop_full")
 LABEL = {"perceptron": "Perceptron", "pa1": "PA-I (C=1)", "arow_diag": "AROW diag (r=1)",
-         "arow_full": "AROW full (r=1)", "scw_full": "SCW-I full (C=1, eta=0.75)"}
-FULL = ("arow_full", "scw_full")   # O(d^2) per round: run up to --full-max-d only
+         "arow_full": "AROW full (r=1)", "scw_full": "SCW-I full (C=1, eta=0.75)",
+         "sop_full": "SOP full (a=1)"}
+FULL = ("arow_full", "scw_full", "sop_full")   # O(d^2) per round: run up to --full-max-d only
 TARGET_HAND = 1.1     # olbench loop / hand loop <= 1.1
 TARGET_RIVER = 300.0  # river / olbench run >= 300
 TARGET_SKLEARN = 3.0  # sklearn / olbench run >= 3
@@ -73,6 +74,8 @@ def make_olbench(rule: str):
         return olbench.make_learner("pa", C=C, variant="pa1")
     if rule == "scw_full":
         return olbench.make_learner("scw", C=C, eta=SCW_ETA, a=A0)
+    if rule == "sop_full":
+        return olbench.make_learner("sop", a=A0)
     return olbench.make_learner("arow", r=R, a=A0, diagonal=(rule == "arow_diag"))
 
 
@@ -216,6 +219,40 @@ def hand_scw_full(X, y, C, phi, w, S, margins, updated):
             updated[t] = False
 
 
+@numba.njit(cache=True, fastmath=False)
+def hand_sop_full(X, y, w, S, margins, updated):
+    """Second-order Perceptron: S = (a I + sum over mistakes x x')^-1, w = S v."""
+    n, d = X.shape
+    sx = np.empty(d)
+    for t in range(n):
+        for j in range(d):
+            sx[j] = 0.0
+        for i in range(d):
+            xi = X[t, i]
+            if xi != 0.0:
+                for j in range(d):
+                    sx[j] += xi * S[i, j]
+        wx, v = 0.0, 0.0
+        for j in range(d):
+            wx += w[j] * X[t, j]
+        for j in range(d):
+            v += sx[j] * X[t, j]
+        m = wx / (1.0 + v)
+        margins[t] = m
+        if y[t] * m <= 0.0:
+            beta = 1.0 / (1.0 + v)
+            a = (y[t] - wx) * beta
+            for j in range(d):
+                w[j] += a * sx[j]
+            for i in range(d):
+                bi = beta * sx[i]
+                for j in range(d):
+                    S[i, j] -= bi * sx[j]
+            updated[t] = True
+        else:
+            updated[t] = False
+
+
 def run_hand(rule: str, X, y):
     """Run the hand loop; returns (seconds of the compiled call alone, w, aux state)."""
     n, d = X.shape
@@ -233,6 +270,11 @@ def run_hand(rule: str, X, y):
         start = time.perf_counter()
         hand_arow_diag(X, y, R, w, diag, margins, updated)
         return time.perf_counter() - start, w, diag
+    if rule == "sop_full":
+        S = np.eye(d) / A0
+        start = time.perf_counter()
+        hand_sop_full(X, y, w, S, margins, updated)
+        return time.perf_counter() - start, w, S
     S = A0 * np.eye(d)
     start = time.perf_counter()
     if rule == "scw_full":
@@ -285,6 +327,15 @@ def run_numpy(rule: str, X, y):
                 sqrt_u = 0.5 * (-alpha * v * PHI + np.sqrt((alpha * v * PHI) ** 2 + 4 * v))
                 w += (alpha * yt) * sx
                 S -= alpha * PHI / (sqrt_u + v * alpha * PHI) * np.outer(sx, sx)
+    elif rule == "sop_full":
+        S = np.eye(d) / A0
+        for t in range(n):
+            x, yt = X[t], y[t]
+            sx = S @ x
+            beta = 1.0 / (1.0 + sx @ x)
+            if yt * (w @ x) * beta <= 0.0:
+                w += ((yt - w @ x) * beta) * sx
+                S -= beta * np.outer(sx, sx)
     else:
         S = A0 * np.eye(d)
         for t in range(n):
@@ -312,7 +363,7 @@ def make_river(rule: str):
         return model
     if rule == "pa1":
         return linear_model.PAClassifier(C=C, mode=1, learn_intercept=False)
-    return None  # river has no AROW
+    return None  # river has no AROW or SOP
 
 
 def run_river(model, rows, labels):
@@ -336,7 +387,7 @@ def make_sklearn(rule: str):
     if rule == "pa1":
         return SGDClassifier(loss="hinge", penalty=None, learning_rate="pa1", eta0=C,
                              fit_intercept=False, shuffle=False, max_iter=1, tol=None)
-    return None  # no AROW in scikit-learn
+    return None  # no AROW or SOP in scikit-learn
 
 
 def run_sklearn(model, X, y):
@@ -542,7 +593,7 @@ def parse_args(argv=None):
         description="ns/example of olbench.run vs a hand-written numba loop, a Python+NumPy "
                     "loop, river and scikit-learn, on the same dense stream.",
         epilog="Targets: olbench loop <= 1.1x hand loop; river >= 300x and scikit-learn >= 3x "
-               "slower than olbench run. AROW full runs only for d <= --full-max-d.")
+               "slower than olbench run. AROW and SOP full run only for d <= --full-max-d.")
     parser.add_argument("--n", type=int, default=200_000, help="stream length (default 200000)")
     parser.add_argument("--dims", type=int, nargs="+", default=[20, 100, 1000],
                         help="feature dimensions d (default: 20 100 1000)")
@@ -561,7 +612,7 @@ def parse_args(argv=None):
     parser.add_argument("--river-rows", type=int, default=10_000,
                         help="rows river is timed on (default 10000)")
     parser.add_argument("--full-max-d", type=int, default=100,
-                        help="largest d for full-covariance AROW (default 100)")
+                        help="largest d for full-matrix AROW and SOP (default 100)")
     parser.add_argument("--flip", type=float, default=0.1, help="label noise (default 0.1)")
     parser.add_argument("--seed", type=int, default=0, help="stream seed (default 0)")
     args = parser.parse_args(argv)

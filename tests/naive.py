@@ -162,6 +162,98 @@ def arow_regression(X, y, *, r=1.0, a=1.0, diagonal=False):
     return _result(margins, [True] * len(margins), w=mu, A=A)
 
 
+def _romma_step(w, x, label, libol):
+    """Li & Long 2002: the shortest w' with w'.w >= ||w||^2 and y w'.x >= 1 (the new
+    constraint alone when w = 0 or when it implies the first). LIBOL: w' = y x from w = 0, and
+    always the two-constraint solution otherwise. Returns (w', stepped)."""
+    X2, W2, p = x @ x, w @ w, w @ x
+    if X2 == 0:
+        return w, False
+    if W2 == 0:
+        return (label * x if libol else label * x / X2), True
+    if label * p >= W2 * X2 and not libol:
+        return label * x / X2, True
+    D = W2 * X2 - p * p
+    if D <= 0:
+        return w, False
+    return (W2 * X2 - label * p) / D * w + W2 * (label - p) / D * x, True
+
+
+@twin(romma=[{}, {"tie": "libol"}, {"variant": "libol"}, {"variant": "libol", "tie": "libol"}])
+def romma(X, y, *, variant="paper", tie="novikoff"):
+    """Li & Long 2002, ROMMA: the ROMMA step on a mistake."""
+    w = np.zeros(X.shape[1])
+    margins, updated = [], []
+    for x, label in zip(X, y):
+        p = w @ x
+        margins.append(p)
+        mistake = label * p <= 0 if tie == "novikoff" else (1.0 if p >= 0 else -1.0) != label
+        stepped = False
+        if mistake:
+            w, stepped = _romma_step(w, x, label, variant == "libol")
+        updated.append(stepped)
+    return _result(margins, updated, w=w)
+
+
+@twin(aromma=[{}, {"variant": "libol"}])
+def aromma(X, y, *, variant="paper"):
+    """Li & Long 2002, aggressive ROMMA: the ROMMA step whenever y w.x < 1."""
+    w = np.zeros(X.shape[1])
+    margins, updated = [], []
+    for x, label in zip(X, y):
+        p = w @ x
+        margins.append(p)
+        stepped = False
+        if label * p < 1:
+            w, stepped = _romma_step(w, x, label, variant == "libol")
+        updated.append(stepped)
+    return _result(margins, updated, w=w)
+
+
+@twin(alma=[{}, {"alpha": 0.7, "C": 1.0}, {"variant": "libol"}, {"alpha": 1.0, "B": 2.0}])
+def alma(X, y, *, alpha=0.9, B=None, C=math.sqrt(2), variant="paper"):
+    """Gentile 2001, ALMA_p with p = 2: with x^ = x/||x|| (LIBOL: x^ = x), k = 1, 2, ...:
+    if y w.x^ <= (1 - alpha) B/sqrt(k) (LIBOL: <), w = (w + C/sqrt(k) y x^) / max(1, ||.||)."""
+    B = 1.0 / alpha if B is None else B
+    w, k = np.zeros(X.shape[1]), 1
+    margins, updated = [], []
+    for x, label in zip(X, y):
+        margins.append(w @ x)
+        gamma_k = B / math.sqrt(k)
+        if variant == "libol":
+            xh, fired = x, label * (w @ x) < (1 - alpha) * gamma_k
+        elif np.linalg.norm(x) > 0:
+            xh = x / np.linalg.norm(x)
+            fired = label * (w @ xh) <= (1 - alpha) * gamma_k
+        else:
+            xh, fired = x, False
+        if fired:
+            w = w + C / math.sqrt(k) * label * xh
+            w = w / max(1.0, np.linalg.norm(w))
+            k += 1
+        updated.append(fired)
+    return _result(margins, updated, w=w, s=np.array([float(k)]))
+
+
+@twin(sop=[{}, {"a": 0.3}, {"variant": "libol"}, {"a": 2.0, "tie": "libol"}])
+def sop(X, y, *, a=1.0, variant="paper", tie="novikoff"):
+    """Cesa-Bianchi, Conconi, Gentile 2005, Fig. 1: predict with
+    w_t = (a I + S S' + x x')^-1 v; on a mistake v += y x and x joins S (LIBOL: x always
+    joins S). State: Sigma = (a I + S S')^-1 and w = Sigma v."""
+    d = X.shape[1]
+    G, v = a * np.eye(d), np.zeros(d)               # G = a I + S S'
+    margins, updated = [], []
+    for x, label in zip(X, y):
+        p = np.linalg.solve(G + np.outer(x, x), v) @ x
+        margins.append(p)
+        mistake = label * p <= 0 if tie == "novikoff" else (1.0 if p >= 0 else -1.0) != label
+        if mistake:
+            v = v + label * x
+        if mistake or variant == "libol":
+            G = G + np.outer(x, x)
+        updated.append(mistake)
+    sigma = np.linalg.inv(G)
+    return _result(margins, updated, w=sigma @ v, A=sigma)
 
 # ----------------------------------------------------------------------- second order (issue 12)
 def _gaussian_start(d, a):

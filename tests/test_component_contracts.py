@@ -22,6 +22,7 @@ from olbench.streams.base import fingerprint_chunks
 
 CONF = Path(__file__).resolve().parents[1] / "conf"
 SMALL = {"n": 240, "k": 30}            # keep synthetic streams small where they have a size
+SMALL_DATASET = "heart_scale"         # streams of the dataset catalogue: a small local one
 
 
 def _rows(n=60, d=4, seed=0):
@@ -55,7 +56,7 @@ FILE_WRITERS = {"libsvm": _svmlight, "csv": _csv, "mat": _mat}
 
 
 def _config(group: str, key: str) -> dict:
-    return OmegaConf.to_container(OmegaConf.load(CONF / group / f"{key}.yaml"))
+    return OmegaConf.to_container(OmegaConf.load(CONF / group / f"{key}.yaml"), resolve=True)
 
 
 def make_from_config(key: str, tmp_path, **overrides) -> Stream:
@@ -64,6 +65,13 @@ def make_from_config(key: str, tmp_path, **overrides) -> Stream:
     if "path" in cls.param_names():
         assert key in FILE_WRITERS, f"file stream {key!r}: add a writer to FILE_WRITERS"
         spec.update(FILE_WRITERS[key](tmp_path / f"data.{key}"))
+    if key == "dataset":
+        from olbench.datasets import find_local, get_card
+
+        if find_local(get_card(SMALL_DATASET)) is None:
+            pytest.skip(f"{SMALL_DATASET} is not on this machine (../shared/data absent); "
+                        "tests never download")
+        spec["name"] = SMALL_DATASET
     spec.update({k: v for k, v in SMALL.items() if k in cls.param_names()}, **overrides)
     return instantiate(spec, _convert_="all")
 

@@ -213,3 +213,70 @@ def test_sparse_duplicates_are_summed_not_double_counted():
     dense = run(make_learner("pa", variant="pa"), X.toarray(), np.array([1.0, -1.0]))
     np.testing.assert_allclose(trace.state["w"], dense.state["w"], **TOL)
     assert not X.has_canonical_format  # the caller's matrix is untouched
+
+
+# ----------------------------------------------------------------------- ROMMA, ALMA, SOP
+def test_romma_step_is_the_shortest_vector_of_its_two_constraints():
+    """Li & Long's definition, solved as a QP, against the closed form of kernels.romma (the
+    paper's, variant="paper"); LIBOL's aROMMA misses the case y p >= ||w||^2 ||x||^2."""
+    from scipy.optimize import minimize
+
+    rng = np.random.default_rng(4)
+    slack_cases = 0
+    for trial in range(60):
+        w, x, label = rng.normal(size=3), rng.normal(size=3), rng.choice([-1.0, 1.0])
+        w *= 0.2 if trial % 2 else 1.0          # short w: the new constraint alone is often tight
+        if label * (w @ x) >= 1.0:
+            continue
+        cons = [{"type": "ineq", "fun": lambda v, w=w: v @ w - w @ w},
+                {"type": "ineq", "fun": lambda v, x=x, label=label: label * (v @ x) - 1.0}]
+        qp = minimize(lambda v: v @ v, w, jac=lambda v: 2 * v, constraints=cons,
+                      method="SLSQP", options={"ftol": 1e-14, "maxiter": 500})
+        ours, _ = naive._romma_step(w, x, label, libol=False)
+        learner = make_learner("aromma").reset(3)
+        learner.state_.w[:] = w
+        learner.learn_one(x, label)
+        np.testing.assert_allclose(learner.coef_, ours, **TOL)
+        np.testing.assert_allclose(ours, qp.x, atol=1e-6)
+        if label * (w @ x) >= (w @ w) * (x @ x):
+            slack_cases += 1
+            libol, _ = naive._romma_step(w, x, label, libol=True)
+            assert libol @ libol > ours @ ours + 1e-9        # not the shortest vector
+    assert slack_cases >= 3
+
+
+@pytest.mark.parametrize("params", [{}, {"alpha": 0.6, "B": 2.0, "C": 0.8}])
+def test_river_alma_equals_ours_libol_variant(params):
+    """river's ALMAClassifier (no intercept) is LIBOL's rule: raw x, strict test, same k."""
+    from river import linear_model
+
+    X, y = make_data("classification", 31, n=300)
+    full = {"alpha": 0.9, "B": 1 / 0.9, "C": 2 ** 0.5, **params}
+    model = linear_model.ALMAClassifier(p=2, **full)
+    for x, label in zip(X, y > 0):
+        model.learn_one({j: float(v) for j, v in enumerate(x)}, label)
+    theirs = np.array([model.w.get(j, 0.0) for j in range(X.shape[1])])   # no intercept
+    trace = run(make_learner("alma", variant="libol", **full), X, y)
+    np.testing.assert_allclose(trace.state["w"], theirs, **TOL)
+    assert trace.state["s"][0] == model.k == 1 + trace.n_updates
+
+
+def test_alma_paper_and_libol_agree_on_unit_rows():
+    """The two variants differ by the normalisation x / ||x|| and <= vs <: on unit-norm rows
+    (and no exact ties) they are the same learner; on raw rows they are not."""
+    X, y = make_data("classification", 32, n=300)
+    unit = X / np.linalg.norm(X, axis=1, keepdims=True)
+    paper, libol = make_learner("alma"), make_learner("alma", variant="libol")
+    np.testing.assert_allclose(run(paper, unit, y).margins, run(libol, unit, y).margins, **TOL)
+    assert not np.allclose(run(paper, 3 * X, y).state["w"], run(libol, 3 * X, y).state["w"])
+
+
+def test_sop_predictions_are_those_of_the_explicit_inverse():
+    """w_t = (a I + S S' + x x')^-1 v has the sign of (a I + S S')^-1 v . x (Sherman-Morrison):
+    the margins recorded are the paper's; LIBOL's two codes differ from them by a factor."""
+    X, y = make_data("classification", 33, n=200)
+    trace = run(make_learner("sop", a=0.5), X, y)
+    sigma, w = trace.state["A"], trace.state["w"]
+    x = X[-1]
+    direct = np.linalg.solve(np.linalg.inv(sigma) + np.outer(x, x), np.linalg.inv(sigma) @ w)
+    assert direct @ x == pytest.approx((w @ x) / (1 + x @ sigma @ x), rel=1e-10)

@@ -11,14 +11,17 @@ in a learner, a comparator or a bound.
 
 One module per family: :mod:`~olbench.bounds.perceptron` (Novikoff, Freund-Schapire),
 :mod:`~olbench.bounds.pa` (Crammer et al. 2006, Theorems 2, 4, 5), :mod:`~olbench.bounds.arow`
-(Crammer, Kulesza & Dredze 2009, Theorem 2), :mod:`~olbench.bounds.ogd` (Zinkevich 2003).
+(Crammer, Kulesza & Dredze 2009, Theorem 2), :mod:`~olbench.bounds.ogd` (Zinkevich 2003),
+:mod:`~olbench.bounds.romma` (Li & Long 2002), :mod:`~olbench.bounds.alma` (Gentile 2001),
+:mod:`~olbench.bounds.sop` (Cesa-Bianchi, Conconi & Gentile 2005, Theorem 1).
 
 >>> round(novikoff(R=1.0, gamma=0.1), 6)
 100.0
->>> sorted(THEOREMS)[:3]
-['arow_mistakes', 'freund_schapire', 'novikoff']
+>>> {'novikoff', 'arow_mistakes'} <= set(THEOREMS)
+True
 """
 
+from olbench.bounds.alma import ALMA2_CORRECTIONS, alma2_corrections
 from olbench.bounds.arow import AROW_MISTAKES, arow_mistakes
 from olbench.bounds.core import (BOUND_COLUMNS, THEOREMS, BoundCheck, BoundViolation, RunRecord,
                                  Skip, Theorem, bound_table, check, declared, skipped, theorem)
@@ -27,8 +30,12 @@ from olbench.bounds.pa import (PA1_MISTAKES, PA2_SQUARED_LOSS, PA_SEPARABLE, pa1
                                pa2_squared_loss, pa_separable)
 from olbench.bounds.perceptron import (FREUND_SCHAPIRE, NOVIKOFF, deviation, freund_schapire,
                                        freund_schapire_tightest, novikoff)
+from olbench.bounds.romma import ROMMA_SEPARABLE, romma_separable
+from olbench.bounds.sop import SOP_MISTAKES, sop_mistakes
 
 __all__ = [
+    "ALMA2_CORRECTIONS", "ROMMA_SEPARABLE", "SOP_MISTAKES", "alma2_corrections",
+    "romma_separable", "sop_mistakes",
     "AROW_MISTAKES", "BOUND_COLUMNS", "BoundCheck", "BoundViolation", "FREUND_SCHAPIRE",
     "NOVIKOFF", "OGD_REGRET", "PA1_MISTAKES", "PA2_SQUARED_LOSS", "PA_SEPARABLE", "RunRecord",
     "Skip", "THEOREMS", "Theorem", "arow_mistakes", "bound_table", "check", "declared",

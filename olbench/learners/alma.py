@@ -1,0 +1,62 @@
+"""ALMA_2, the Approximate Large Margin Algorithm with p = 2."""
+
+from math import inf, sqrt
+
+import numpy as np
+
+from olbench.bounds import ALMA2_CORRECTIONS
+from olbench.component import Interval, OneOf
+from olbench.kernels import alma as rule
+from olbench.learners.base import Learner, State
+
+
+class ALMA(Learner, key="alma"):
+    """ALMA_2(alpha; B, C): ALMA_p of Gentile ("A new approximate maximal margin classification
+    algorithm", JMLR 2:213-242, 2001, Fig. 1 and Sec. 3) with p = 2, where the p-norm link is
+    the identity.
+
+    With k = 1 + the number of corrections so far, x^ = x / ||x||, gamma_k = B / sqrt(k) and
+    eta_k = C / sqrt(k): if y w.x^ <= (1 - alpha) gamma_k, then w <- w + eta_k y x^,
+    w <- w / max(1, ||w||), k <- k + 1. w_1 = 0. ``B=None`` means B = 1/alpha; with C = sqrt(2)
+    these are the paper's recommended values and LIBOL's defaults (alpha = 0.9). The output
+    recorded is w.x on the raw row (its sign is the prediction). Corrections bound on separable
+    data: :func:`olbench.bounds.alma.alma2_corrections` (derived there).
+
+    Paper against LIBOL (``ALMA.m``, ``ALMA_c.cpp``; river's ``ALMAClassifier`` is the same
+    rule): LIBOL does not normalise x and corrects on y w.x < (1 - alpha) gamma_k (strict);
+    ``variant="libol"`` does both. k is the same in both (1, then +1 per correction). LIBOL's
+    p enters only as gamma_k = B sqrt(p-1)/sqrt(k) and eta_k = C/(sqrt(p-1) sqrt(k)) with
+    Euclidean norms throughout -- not the p-norm ALMA_p of the paper -- so LIBOL's p = q is
+    this learner with B sqrt(q-1) and C/sqrt(q-1). LIBOL's compiled ``ALMA_c`` ignores
+    ``options.C`` and always uses C = 1.41421356237. With alpha = 1 LIBOL's strict test never
+    fires from w = 0 (y w.x = 0 is not < 0): that learner stays at w = 0.
+
+    >>> import numpy as np
+    >>> from olbench import run
+    >>> X = np.array([[3.0, 4.0], [1.0, 0.0]]); y = np.array([1, -1])
+    >>> trace = run(ALMA(), X, y)   # 1st: w = sqrt(2) (0.6, 0.8), projected to (0.6, 0.8)
+    >>> trace.state["w"].round(12).tolist(), trace.state["s"].tolist()   # w, k
+    ([-0.4, 0.8], [3.0])
+    """
+
+    constraints = {"alpha": Interval(0, 1, low_open=True),
+                   "B": Interval(0, inf, low_open=True, none_ok=True),
+                   "C": Interval(0, inf, low_open=True), "variant": OneOf("paper", "libol")}
+    bounds = (ALMA2_CORRECTIONS,)
+
+    def __init__(self, *, alpha: float = 0.9, B: float | None = None, C: float = sqrt(2),
+                 variant: str = "paper"):
+        self.alpha = alpha
+        self.B = B
+        self.C = C
+        self.variant = variant
+
+    def kernel(self):
+        return rule.KERNEL
+
+    def kernel_params(self):
+        B = 1.0 / self.alpha if self.B is None else self.B
+        return rule.Params(float(self.alpha), float(B), float(self.C), self.variant == "libol")
+
+    def init_state(self, d):
+        return State(np.zeros(d), np.zeros((0, d)), np.ones(1))   # s[0] = k = 1

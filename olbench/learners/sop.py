@@ -1,0 +1,61 @@
+"""The second-order Perceptron."""
+
+from math import inf
+
+import numpy as np
+
+from olbench.bounds import SOP_MISTAKES
+from olbench.component import Interval, OneOf
+from olbench.kernels import sop as rule
+from olbench.learners.base import Learner, State
+
+
+class SOP(Learner, key="sop"):
+    """Second-order Perceptron (Cesa-Bianchi, Conconi, Gentile, "A second-order Perceptron
+    algorithm", SIAM J. Comput. 34(3):640-668, 2005, Fig. 1).
+
+    Predicts sign(w_t.x_t) with w_t = (a I + S S' + x_t x_t')^-1 v, where S's columns are the
+    x_s of the mistaken rounds so far and v = sum of y_s x_s over them; on a mistake x_t joins
+    S and v <- v + y_t x_t. Kept as Sigma = (a I + S S')^-1 and w = Sigma v, updated by
+    Sherman-Morrison in O(d^2) (see :mod:`olbench.kernels.sop`); the output recorded is the
+    paper's w_t.x_t = (w.x) / (1 + x' Sigma x). Full d x d matrix (the paper has no diagonal
+    form). Mistake bound: :func:`olbench.bounds.sop.sop_mistakes` (Theorem 1).
+
+    Paper against LIBOL (``SOP.m``, ``SOP_c.cpp``): LIBOL downdates Sigma with x_t on *every*
+    round, mistaken or not (``variant="libol"``); its ``a`` is the initial Sigma, Sigma_0 = a I,
+    which is this ``a``'s inverse (they agree at LIBOL's default a = 1, which its parameter
+    search never changes). With LIBOL's w = our v, ``SOP.m`` records v' Sigma_t x (= the output
+    recorded here) and ``SOP_c`` v' Sigma_{t-1} x, a positive multiple: the predictions agree. ``tie="libol"``
+    predicts sign(0) = +1 and updates on a wrong label only.
+
+    >>> import numpy as np
+    >>> from olbench import run
+    >>> X = np.array([[1.0, 0.0], [1.0, 1.0]]); y = np.array([1, -1])
+    >>> run(SOP(), X, y).margins.tolist()    # p_2 = v'(I + x1 x1' + x2 x2')^-1 x2 with v = x1
+    [0.0, 0.2]
+    """
+
+    constraints = {"a": Interval(0, inf, low_open=True), "variant": OneOf("paper", "libol"),
+                   "tie": OneOf("novikoff", "libol")}
+    bounds = (SOP_MISTAKES,)
+
+    def __init__(self, *, a: float = 1.0, variant: str = "paper", tie: str = "novikoff"):
+        self.a = a
+        self.variant = variant
+        self.tie = tie
+
+    def kernel(self):
+        return rule.KERNEL
+
+    def kernel_params(self):
+        return rule.Params(self.variant == "libol", self.tie == "libol")
+
+    def init_state(self, d):
+        # Sigma_0 = I / a, then one scratch row for Sigma x (see olbench.kernels.sop)
+        return State(np.zeros(d), np.vstack([np.eye(d) / float(self.a), np.zeros(d)]),
+                     np.zeros(1))
+
+    def export_state(self):
+        state = super().export_state()
+        state["A"] = state["A"][:-1]
+        return state
