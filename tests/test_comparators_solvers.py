@@ -13,16 +13,12 @@ from olbench.comparators import BestFixed, MaxMargin, PrefixBest
 from olbench.comparators import _solvers
 from olbench.losses import get_loss
 from olbench.streams import Stream, make_stream
+from test_comparators import noisy
 
 
 def issue_data(n, d, seed=0, noise=0.8):
     """The issue's recipe: X = N(0,1), then w, then the noise, from one default_rng(seed)."""
-    rng = np.random.default_rng(seed)
-    X = rng.normal(size=(n, d))
-    w = rng.normal(size=d)
-    y = np.sign(X @ w + noise * rng.normal(size=n))
-    y[y == 0] = 1.0
-    return X, y
+    return noisy(seed, n=n, d=d, noise=noise)
 
 
 def P(X, y, u, loss, lam=0.0, eps=0.1):
