@@ -1,14 +1,18 @@
 """Batch solvers behind the comparators: min_u sum_t loss(u.x_t, y_t) (+ ridge, or ||u|| <= U).
 
-One entry point, :func:`solve`, chooses a well-kept solver per case and returns the solution
-together with a *certified lower bound* on the optimum (weak duality), so every fit reports its
-own optimality gap:
+One entry point, :func:`solve`, chooses a solver per case and returns the solution together
+with a *certified lower bound* on the optimum (weak duality), so every fit reports its own
+optimality gap. No path can hang or take the process down: each runs under a wall-clock
+budget (:class:`Limits`), falls back to the next solver when it fails or runs out of time,
+and a problem that no solver certifies within the limits raises :class:`NotCertified`
+(the comparator becomes a skip with that reason, never cached):
 
 =====================  ==========================  =====================================
 loss                   no ridge                    ridge lam > 0
 =====================  ==========================  =====================================
-hinge, absolute,       HiGHS LP (``linprog``);     HiGHS QP (same epigraph program +
-epsilon_insensitive    bound = LP dual value       lam/2 ||u||^2); bound = dual value
+hinge, absolute,       HiGHS LP (``linprog``,      dual coordinate descent + active-set
+epsilon_insensitive    time-limited); bound = LP   polishing (:mod:`._dcd`), then Clarabel
+                       dual value                  (:mod:`._qp`); bound = D(alpha)
 squared                least squares (``lstsq``    normal equations / ``lsqr(damp)``;
                        / ``lsqr``), exact           bound = dual value
 logistic,              L-BFGS; no bound (and no     L-BFGS; bound = dual value at
@@ -16,18 +20,26 @@ squared_hinge          minimiser for logistic on    alpha = -loss'(Xu)
                        separable data)
 =====================  ==========================  =====================================
 
-The ball constraint ||u|| <= U is handled by its Lagrangian: if the unconstrained solution lies
-outside the ball, the multiplier mu with ||u(ridge + mu)|| = U is found by Brent's method on
-log mu, and g(mu) = D_{ridge+mu}(alpha) - mu U^2 / 2 is the certified lower bound.
+The ball constraint ||u|| <= U: for the piecewise-linear losses Clarabel solves it directly as
+a second-order cone program; otherwise (and as the fallback) by its Lagrangian: if the
+unconstrained solution lies outside the ball, the multiplier mu with ||u(ridge + mu)|| = U is
+found by Brent's method on log mu. Either way the certificate is the Lagrange dual
+g(alpha) = max_{mu >= 0} D_{ridge+mu}(alpha) - mu U^2 / 2, maximised over mu in closed form
+(:func:`ball_dual_value`).
 
 Fenchel dual used throughout (P(u) = sum_t phi_t(x_t.u) + lam/2 ||u||^2):
 D(alpha) = sum_t h_t(alpha_t) - ||X^T alpha||^2 / (2 lam), h_t(a) = -phi_t^*(-a), and
 u(alpha) = X^T alpha / lam; D(alpha) <= P(u) for every alpha in the domain of h.
+
+The hard margin (:func:`max_margin`) is a nearest-point problem solved exactly by an
+active-set NNLS on a working set of rounds (:mod:`._hard_margin`), certified both ways.
 """
 
 from __future__ import annotations
 
 import math
+import os
+import time
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -35,6 +47,7 @@ import scipy.sparse as sp
 from scipy.optimize import brentq, linprog, minimize
 from scipy.sparse.linalg import lsqr
 
+from olbench.comparators import _dcd, _hard_margin, _qp
 from olbench.losses import get_loss
 
 PIECEWISE = ("hinge", "absolute", "epsilon_insensitive")
@@ -63,6 +76,34 @@ class Solution:
 
 class NoMinimizer(ValueError):
     """The infimum is not attained (e.g. unregularised logistic loss on separable data)."""
+
+
+class NotCertified(RuntimeError):
+    """No solver reached a certified optimum within the limits (the message says why)."""
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Budgets of one :func:`solve` call.
+
+    ``time``: wall-clock seconds for the whole call, all fallbacks included (default 120, or
+    ``$OLBENCH_SOLVER_TIME_LIMIT``); ``target``: the relative gap (P - D) / max(1, |P|) a
+    solver aims at before the next one is tried; ``accept``: the largest relative gap that is
+    still returned (beyond it: :class:`NotCertified`).
+    """
+
+    time: float = 120.0
+    target: float = 1e-10
+    accept: float = 1e-6
+
+    @classmethod
+    def default(cls) -> Limits:
+        env = os.environ.get("OLBENCH_SOLVER_TIME_LIMIT")
+        return cls(time=float(env)) if env else cls()
+
+    def certified(self, s: Solution, level: str = "accept") -> bool:
+        tol = self.target if level == "target" else self.accept
+        return s.lower_bound is not None and s.gap <= tol * max(1.0, abs(s.objective))
 
 
 # --------------------------------------------------------------------------- helpers
@@ -145,73 +186,159 @@ def _alpha_from_row_duals(loss: str, y: np.ndarray, r: np.ndarray) -> np.ndarray
     return np.clip(r[:n] - r[n:], -1.0, 1.0)
 
 
-def _lp(X, y, loss: str, epsilon: float) -> Solution:
+#: below this many flops per interior-point iteration (nnz(X) d), Clarabel goes first
+SMALL_WORK = 2e8
+
+
+def _remaining(deadline: float) -> float:
+    return deadline - time.monotonic()
+
+
+def _lp(X, y, loss: str, epsilon: float, deadline: float = math.inf) -> Solution:
     d = X.shape[1]
     A, b, c = _lp_data(X, y, loss, epsilon)
     bounds = [(None, None)] * d + [(0, None)] * (len(c) - d)
-    res = linprog(c, A_ub=A.tocsr(), b_ub=b, bounds=bounds, method="highs", options=_HIGHS)
+    options = dict(_HIGHS)
+    if math.isfinite(deadline):
+        options["time_limit"] = max(_remaining(deadline), 1e-3)
+    res = linprog(c, A_ub=A.tocsr(), b_ub=b, bounds=bounds, method="highs", options=options)
     if res.status != 0:
-        raise RuntimeError(f"HiGHS LP failed: {res.message}")
+        raise NotCertified(f"HiGHS LP: {res.message}")
     u = res.x[:d].copy()
     lower = float(b @ res.ineqlin.marginals)     # LP dual objective (marginals <= 0)
     obj = objective(X, y, u, loss, epsilon, 0.0)
     return Solution(u, obj, min(lower, obj), {"solver": "highs-lp"})
 
 
-def _highs_qp(A, row_upper, cost, col_lower, d: int, lam: float):
-    """min cost.z + lam/2 ||z[:d]||^2 s.t. A z <= row_upper, z >= col_lower, by HiGHS's QP solver.
+def ball_dual_value(X, y, alpha, loss: str, epsilon: float, lam: float,
+                    radius: float | None) -> tuple[float, float]:
+    """(g, mu): the Lagrange dual of the ball-constrained problem at alpha, maximised over mu.
 
-    HiGHS's own Python bindings (``highspy``) give its QP solver; scipy ships the same solver
-    but only behind a private module. Returns (status, solution or None).
+    g(alpha, mu) = D_{lam+mu}(alpha) - mu radius^2 / 2 is concave in mu >= 0 with maximiser
+    mu = max(0, ||X^T alpha|| / radius - lam); radius None means mu = 0 (plain D).
     """
-    import highspy as hc
-
-    A = sp.csc_matrix(A)
-    m, N = A.shape
-    h = hc.Highs()
-    h.setOptionValue("output_flag", False)
-    lp = hc.HighsLp()
-    lp.num_col_, lp.num_row_ = N, m
-    lp.col_cost_ = np.asarray(cost, float)
-    lp.col_lower_ = np.where(np.isinf(col_lower), -hc.kHighsInf, col_lower)
-    lp.col_upper_ = np.full(N, hc.kHighsInf)
-    lp.row_lower_ = np.full(m, -hc.kHighsInf)
-    lp.row_upper_ = np.asarray(row_upper, float)
-    mat = lp.a_matrix_
-    mat.format_ = hc.MatrixFormat.kColwise
-    mat.num_col_, mat.num_row_ = N, m
-    mat.start_, mat.index_, mat.value_ = A.indptr, A.indices, A.data
-    h.passModel(lp)
-    H = hc.HighsHessian()                            # lam on the first d columns, 0 elsewhere
-    H.dim_, H.format_ = N, hc.HessianFormat.kTriangular
-    H.start_ = np.concatenate([np.arange(d + 1), np.full(N - d, d)])
-    H.index_, H.value_ = np.arange(d), np.full(d, float(lam))
-    h.passHessian(H)
-    h.run()
-    status = h.getModelStatus()
-    if status != hc.HighsModelStatus.kOptimal:
-        return status, None
-    return status, h.getSolution()
+    v = rmatvec(X, alpha)
+    vn = float(np.linalg.norm(v))
+    h = _h(loss, alpha, y, epsilon)
+    mu = 0.0 if radius is None else _qp.ball_mu(vn, lam, radius)
+    if mu > 0:
+        return h - vn * vn / (2 * (lam + mu)) - mu * radius**2 / 2, mu
+    if lam > 0:
+        return h - vn * vn / (2 * lam), mu
+    return (h if vn == 0 else -math.inf), mu
 
 
-def _qp(X, y, loss: str, epsilon: float, lam: float) -> Solution:
-    """Piecewise-linear loss + ridge: the epigraph LP plus lam/2 ||u||^2, by HiGHS's QP solver.
+def _score(X, y, alpha, loss: str, epsilon: float, lam: float, radius: float | None):
+    """(u, P(u), lower bound) for dual variables alpha: u = X^T alpha / (lam + mu), in the ball."""
+    lower, mu = ball_dual_value(X, y, alpha, loss, epsilon, lam, radius)
+    if lam + mu > 0:
+        u = rmatvec(X, alpha) / (lam + mu)
+    else:
+        u = np.zeros(X.shape[1])
+    if radius is not None:
+        nrm = float(np.linalg.norm(u))
+        if nrm > radius:
+            u *= radius / nrm
+    return u, objective(X, y, u, loss, epsilon, lam), lower
 
-    Solved by HiGHS's QP solver (``highspy``). Certificate: the Fenchel dual value at the
-    alpha read off the row duals.
+
+def _best(X, y, loss, epsilon, lam, radius, candidates, info) -> Solution:
+    """The best certified Solution from candidate (u, alpha) pairs: lowest objective among
+    the feasible u's and u(alpha)'s, highest lower bound among the alphas."""
+    best_u, best_obj, best_low, best_alpha = None, math.inf, -math.inf, None
+    for u, alpha in candidates:
+        if alpha is not None:
+            ua, pa, low = _score(X, y, alpha, loss, epsilon, lam, radius)
+            if low > best_low:
+                best_low, best_alpha = low, alpha
+            if pa < best_obj:
+                best_u, best_obj = ua, pa
+        if u is not None and (radius is None or np.linalg.norm(u) <= radius * (1 + 1e-12)):
+            pu = objective(X, y, u, loss, epsilon, lam)
+            if pu < best_obj:
+                best_u, best_obj = u, pu
+    low = None if not math.isfinite(best_low) else min(best_low, best_obj)
+    return Solution(best_u, best_obj, low, info, best_alpha)
+
+
+def _piecewise(X, y, loss: str, epsilon: float, lam: float, radius: float | None,
+               warm: Solution | None, deadline: float, limits: Limits) -> Solution:
+    """Piecewise-linear loss with lam > 0 or a ball: the fallback chain, best certified result.
+
+    No ball: dual coordinate descent + polishing (warm-started) with 60% of the time left,
+    then Clarabel. Ball: Clarabel's cone program, then the Lagrange multiplier search over
+    the first chain. Each attempt's failure reason is kept in ``info["attempts"]``.
     """
-    d = X.shape[1]
-    A, b, c = _lp_data(X, y, loss, epsilon)
-    N = A.shape[1]
-    lower = np.concatenate([np.full(d, -np.inf), np.zeros(N - d)])
-    status, sol = _highs_qp(A, b, c, lower, d, lam)
-    if sol is None:
-        return _liblinear(X, y, loss, epsilon, lam, f"HiGHS QP: {status}")
-    u = np.array(sol.col_value[:d])
-    alpha = _alpha_from_row_duals(loss, y, np.array(sol.row_dual))
-    obj = objective(X, y, u, loss, epsilon, lam)
-    lower = dual_value(X, y, alpha, loss, epsilon, lam)
-    return Solution(u, obj, min(lower, obj), {"solver": "highs-qp"}, alpha)
+    attempts: list[str] = []
+    sols: list[Solution] = []
+
+    def done(s: Solution) -> bool:
+        sols.append(s)
+        return limits.certified(s, "target")
+
+    def dcd() -> Solution | None:
+        alpha0 = None if warm is None else warm.alpha
+        start = time.monotonic()
+        res = _dcd.solve_dcd(
+            X, y, loss, epsilon, lam, alpha0=alpha0, tol=limits.target,
+            deadline=start + 0.6 * _remaining(deadline),
+            primal_dual=lambda a: _score(X, y, a, loss, epsilon, lam, None))
+        s = Solution(res.u, res.primal, min(res.dual, res.primal),
+                     {"solver": "dcd", "epochs": res.epochs, "polished": res.polished},
+                     res.alpha)
+        if done(s):
+            return s
+        attempts.append(f"dcd: gap {s.gap:.3g} after {res.epochs} epochs, {res.seconds:.1f} s")
+        return None
+
+    def conic() -> Solution | None:
+        try:
+            u, alpha, status = _qp.solve_conic(X, y, loss, epsilon, lam, radius,
+                                               time_limit=_remaining(deadline))
+        except _qp.QPUnavailable as e:
+            attempts.append(str(e))
+            return None
+        cands = [(u, alpha)]
+        # polish at the multiplier the duals imply (mu = 0 without a ball)
+        mu = 0.0 if radius is None else _qp.ball_mu(float(np.linalg.norm(rmatvec(X, alpha))),
+                                                     lam, radius)
+        if lam + mu > 0:
+            lo_, hi_ = _dcd.box(loss, y)
+            eps = epsilon if loss == "epsilon_insensitive" else 0.0
+            pol = _dcd.polish(X, y, alpha, eps, lo_, hi_, lam + mu)
+            if pol is not None:
+                cands.append((None, pol))
+        s = _best(X, y, loss, epsilon, lam, radius, cands, {"solver": "clarabel", "status": status})
+        if done(s):
+            return s
+        attempts.append(f"clarabel: {status}, gap {s.gap:.3g}")
+        return None
+
+    n, d = X.shape
+    small = (X.nnz if sp.issparse(X) else n * d) * float(d) <= SMALL_WORK
+    chain = [conic] if radius is not None else [conic, dcd] if small else [dcd, conic]
+    for attempt in chain:
+        s = attempt()
+        if s is not None:
+            s.info["attempts"] = attempts
+            return s
+    if radius is not None:
+        try:
+            s = _ball_lagrange(X, y, loss, epsilon, lam, radius, warm, deadline, limits)
+            if done(s):
+                s.info["attempts"] = attempts
+                return s
+            attempts.append(f"multiplier search: gap {s.gap:.3g}")
+        except NotCertified as e:
+            attempts.append(f"multiplier search: {e}")
+    ok = [s for s in sols if limits.certified(s)]
+    if ok:
+        s = min(ok, key=lambda s: s.gap)
+        s.info["attempts"] = attempts
+        return s
+    raise NotCertified("no solver certified the optimum within the limits "
+                       f"({limits.time:g} s, relative gap {limits.accept:g}): "
+                       + "; ".join(attempts))
 
 
 def separable(X, y) -> tuple[bool, np.ndarray | None]:
@@ -225,34 +352,6 @@ def separable(X, y) -> tuple[bool, np.ndarray | None]:
     if res.status == 2:
         return False, None
     raise RuntimeError(f"HiGHS separability LP failed: {res.message}")
-
-
-def _liblinear(X, y, loss: str, epsilon: float, lam: float, why: str) -> Solution:
-    """Fallback for piecewise-linear + ridge: liblinear (dual coordinate descent).
-
-    Certificate from alpha = -loss'(Xu) (a valid but looser lower bound than the QP's duals).
-    """
-    import warnings
-
-    from sklearn.exceptions import ConvergenceWarning
-    from sklearn.svm import LinearSVC, LinearSVR
-
-    if loss == "hinge":
-        model = LinearSVC(loss="hinge", fit_intercept=False, C=1 / lam, tol=1e-10,
-                          max_iter=100_000)
-    else:
-        model = LinearSVR(loss="epsilon_insensitive", fit_intercept=False, C=1 / lam, tol=1e-10,
-                          epsilon=epsilon if loss == "epsilon_insensitive" else 0.0,
-                          max_iter=100_000)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", ConvergenceWarning)
-        model.fit(X, y)
-    u = np.asarray(model.coef_, dtype=float).ravel()
-    alpha = -get_loss(loss, epsilon=epsilon).derivative(matvec(X, u), y)
-    obj = objective(X, y, u, loss, epsilon, lam)
-    lower = dual_value(X, y, alpha, loss, epsilon, lam)
-    return Solution(u, obj, min(lower, obj), {"solver": "liblinear", "fallback_reason": why},
-                    alpha)
 
 
 # --------------------------------------------------------------------------- smooth losses
@@ -295,13 +394,15 @@ def _least_squares(X, y, lam: float) -> Solution:
 
 
 def _solve_reg(X, y, loss: str, epsilon: float, lam: float, warm: Solution | None = None,
-               check_logistic: bool = True) -> Solution:
+               check_logistic: bool = True, deadline: float = math.inf,
+               limits: Limits | None = None) -> Solution:
+    limits = limits or Limits.default()
     if loss == "squared":
         return _least_squares(X, y, lam)
     if loss in PIECEWISE:
         if lam == 0:
-            return _lp(X, y, loss, epsilon)
-        return _qp(X, y, loss, epsilon, lam)
+            return _lp(X, y, loss, epsilon, deadline)
+        return _piecewise(X, y, loss, epsilon, lam, None, warm, deadline, limits)
     if loss == "logistic" and lam == 0 and check_logistic and separable(X, y)[0]:
         raise NoMinimizer("the logistic loss has no minimiser on linearly separable data "
                           "(its infimum 0 is approached as ||u|| -> inf); set ridge > 0 or a "
@@ -311,14 +412,29 @@ def _solve_reg(X, y, loss: str, epsilon: float, lam: float, warm: Solution | Non
 
 # --------------------------------------------------------------------------- entry point
 def solve(X, y, loss: str, *, epsilon: float = 0.1, ridge: float = 0.0,
-          radius: float | None = None, warm: Solution | None = None) -> Solution:
-    """argmin_u sum_t loss(u.x_t, y_t) + ridge/2 ||u||^2, optionally subject to ||u|| <= radius."""
+          radius: float | None = None, warm: Solution | None = None,
+          limits: Limits | None = None) -> Solution:
+    """argmin_u sum_t loss(u.x_t, y_t) + ridge/2 ||u||^2, optionally subject to ||u|| <= radius.
+
+    Raises :class:`NotCertified` when no solver certifies the optimum within ``limits``.
+    """
     _check(loss)
     y = np.asarray(y, float)
+    limits = limits or Limits.default()
+    deadline = time.monotonic() + limits.time
     if radius is None:
-        return _solve_reg(X, y, loss, epsilon, ridge, warm)
+        return _solve_reg(X, y, loss, epsilon, ridge, warm, deadline=deadline, limits=limits)
+    if loss in PIECEWISE:
+        return _piecewise(X, y, loss, epsilon, ridge, radius, warm, deadline, limits)
+    return _ball_lagrange(X, y, loss, epsilon, ridge, radius, warm, deadline, limits)
+
+
+def _ball_lagrange(X, y, loss: str, epsilon: float, ridge: float, radius: float,
+                   warm: Solution | None, deadline: float, limits: Limits) -> Solution:
+    """The ball by its Lagrange multiplier: Brent's method on log mu."""
+    kw = dict(deadline=deadline, limits=limits)
     try:
-        base = _solve_reg(X, y, loss, epsilon, ridge, warm)
+        base = _solve_reg(X, y, loss, epsilon, ridge, warm, **kw)
     except NoMinimizer:
         base = None
     if base is not None and np.linalg.norm(base.u) <= radius * (1 + 1e-12):
@@ -331,19 +447,30 @@ def solve(X, y, loss: str, *, epsilon: float = 0.1, ridge: float = 0.0,
     sols: dict[float, Solution] = {}
 
     def g(logmu: float) -> float:
-        s = _solve_reg(X, y, loss, epsilon, ridge + math.exp(logmu), state["warm"])
+        if logmu in sols:
+            return math.log(max(np.linalg.norm(sols[logmu].u), 1e-300)) - math.log(radius)
+        if _remaining(deadline) <= 0:
+            raise NotCertified(f"time limit ({limits.time:g} s) reached in the multiplier search")
+        s = _solve_reg(X, y, loss, epsilon, ridge + math.exp(logmu), state["warm"], **kw)
         state["warm"] = sols[logmu] = s
         return math.log(max(np.linalg.norm(s.u), 1e-300)) - math.log(radius)
 
-    lo, hi = math.log(mu_hi) - 10 * math.log(10), math.log(mu_hi)
-    if g(lo) <= 0:
-        logmu = lo
+    # bracket from above: mu_hi, mu_hi/10, ... (warm-started; small mu is the slow end)
+    step, top = math.log(10), math.log(mu_hi)
+    for k in range(1, 11):
+        lo = math.log(mu_hi) - k * step
+        if g(lo) > 0:
+            break
+        top = lo
     else:
-        while g(hi) > 0:                             # only by round-off: widen the bracket
-            hi += math.log(4.0)
-        logmu = brentq(g, lo, hi, xtol=1e-12, rtol=1e-12)
-        if logmu not in sols:
-            g(logmu)
+        lo = None                                    # inside the ball down to mu_hi 1e-10
+    if lo is None:
+        logmu = top
+    else:
+        while g(top) > 0:                            # only by round-off: widen the bracket
+            top += math.log(4.0)
+        logmu = brentq(g, lo, top, xtol=1e-12, rtol=1e-12)
+        g(logmu)
     s, mu = sols[logmu], math.exp(logmu)
     u = s.u
     nrm = np.linalg.norm(u)
@@ -352,44 +479,44 @@ def solve(X, y, loss: str, *, epsilon: float = 0.1, ridge: float = 0.0,
     obj = objective(X, y, u, loss, epsilon, ridge)
     lower = None
     if s.alpha is not None:
-        lower = min(dual_value(X, y, s.alpha, loss, epsilon, ridge + mu) - mu * radius**2 / 2, obj)
-    info = {**s.info, "multiplier": mu}
+        lower = min(ball_dual_value(X, y, s.alpha, loss, epsilon, ridge, radius)[0], obj)
+    info = {**s.info, "multiplier": mu, "solver": s.info.get("solver", "") + "+multiplier-search"}
     return Solution(u, obj, lower, info, s.alpha)
 
 
 # --------------------------------------------------------------------------- hard margin
-def max_margin(X, y) -> tuple[np.ndarray | None, dict]:
+def max_margin(X, y, limits: Limits | None = None) -> tuple[np.ndarray | None, dict]:
     """Hard-margin SVM through the origin: min ||u||^2 s.t. y_t u.x_t >= 1 (None if infeasible).
 
-    A QP with d variables and n constraints, by HiGHS (fallback: the separability LP's u).
-    Returns the canonical u (min margin 1, so ||u|| = 1/gamma) and info with the realised
-    margin ``gamma`` = min_t y_t u.x_t/||u|| and ``gamma_upper`` = 1/sqrt(2 D(alpha)), a
-    certified upper bound on the best possible margin.
+    The nearest point of conv{y_t x_t} to the origin (:mod:`._hard_margin`). Returns the
+    canonical u (min margin 1, so ||u|| = 1/gamma) and info with the realised margin
+    ``gamma`` = min_t y_t u.x_t/||u|| and ``gamma_upper``, a certified upper bound on the best
+    possible margin (the norm of a point of the hull). Not separable (to working precision:
+    the hull comes within 1e-12 max_t ||x_t|| of the origin): (None, info). Raises
+    :class:`NotCertified` when the relative gap stays above ``limits.accept``.
     """
+    limits = limits or Limits.default()
     y = np.asarray(y, float)
-    ok, _ = separable(X, y)
-    if not ok:
-        return None, {}
-    d = X.shape[1]
-    A = -(sp.diags(y) @ sp.csr_matrix(X))           # y x.u >= 1
-    status, sol = _highs_qp(A, -np.ones(X.shape[0]), np.zeros(d), np.full(d, -np.inf), d, 1.0)
-    candidates = [] if sol is None else [np.array(sol.col_value[:d])]
-    dual = -math.inf
-    if sol is not None:                              # Lagrange dual: sum b - ||X^T(y b)||^2/2
-        bdual = np.clip(-np.array(sol.row_dual), 0.0, None)
-        v = rmatvec(X, y * bdual)
-        dual = float(bdual.sum() - 0.5 * v @ v)
-    if not candidates:
-        candidates.append(separable(X, y)[1])
-    support = np.flatnonzero(np.abs(y * matvec(X, candidates[0]) - 1) < 1e-7)
-
-    def margin(u):
-        nu = np.linalg.norm(u)
-        return (y * matvec(X, u)).min() / nu if nu > 0 else -math.inf
-
-    u = max(candidates, key=margin)
-    gamma = margin(u)
-    u = u / (gamma * np.linalg.norm(u))              # canonical scaling: min_t y u.x = 1
-    info = {"gamma": float(gamma), "gamma_upper": 1 / math.sqrt(2 * dual) if dual > 0 else math.inf,
-            "n_support": int(len(support)), "solver": "highs-qp" if sol is not None else "lp"}
+    Z = (sp.diags(y) @ X).tocsr() if sp.issparse(X) else X * y[:, None]
+    r = _hard_margin.nearest_point(Z, tol=limits.target,
+                                   deadline=time.monotonic() + limits.time)
+    info = {"gamma": float(r["gamma"]), "gamma_upper": float(r["gamma_upper"]),
+            "n_support": len(r["idx"]), "rounds": r["rounds"],
+            "solver": "nnls-working-set"}
+    if r["gamma"] <= 0:
+        scale = float(row_norms(X).max(initial=0.0))
+        if r["converged"] or r["gamma_upper"] <= 1e-12 * scale:
+            return None, info
+        raise NotCertified(f"max margin: separability undecided within the limits (a point "
+                           f"of the hull at distance {r['gamma_upper']:.3g}, no separating "
+                           f"direction found yet)")
+    gap = (r["gamma_upper"] - r["gamma"]) / r["gamma_upper"]
+    if gap > limits.accept:
+        raise NotCertified(f"max margin: relative gap {gap:.3g} after {r['rounds']} rounds "
+                           f"({limits.time:g} s limit)")
+    p = r["p"]
+    u = p / (np.linalg.norm(p) * r["gamma"])         # canonical scaling: min_t y u.x = 1
+    m = y * matvec(X, u)
+    u = u / m.min()                                  # exact to round-off
+    info["gamma"] = float(1.0 / np.linalg.norm(u))
     return u, info

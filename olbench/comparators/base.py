@@ -9,6 +9,8 @@ one verb::
 * ``X``: float64 ndarray (n, d) or CSR matrix; ``y``: float64 labels/targets; ``meta``: the
   stream's :class:`~olbench.streams.base.StreamMeta` (gives the generating ``u`` and the
   ``fingerprint`` used as cache key).
+* a fit that no solver certifies within its limits (time, gap: see
+  :class:`~olbench.comparators._solvers.Limits`) is a skip with the reason, and is not cached.
 * returns a :class:`ComparatorFit`: the fixed predictor ``u`` (or ``None`` and a
   ``skip_reason`` -- a comparator that does not apply is a result, not a crash), its output
   ``margins`` u.x_t on every round (so any loss of it can be evaluated later), its per-round
@@ -42,12 +44,13 @@ import joblib
 import numpy as np
 import scipy.sparse as sp
 
+from olbench.comparators._solvers import NotCertified
 from olbench.component import Component, OneOf, Registry
 from olbench.features import as_features
 from olbench.losses import get_loss
 
 #: bump when solver results change, to invalidate old cache entries
-CACHE_VERSION = 1
+CACHE_VERSION = 2
 
 LOSS_CHOICES = OneOf("hinge", "squared_hinge", "logistic", "squared", "absolute",
                      "epsilon_insensitive")
@@ -165,12 +168,15 @@ class Comparator(Component):
             if checkpoints[0] < 1 or checkpoints[-1] > X.shape[0]:
                 raise ValueError(f"checkpoints must lie in [1, {X.shape[0]}]")
         memory = get_memory(cache) if self.cacheable else None
-        if memory is None:
-            fit = self._fit(X, y, meta, checkpoints)
-        else:
-            cached = memory.cache(_fit_uncached, ignore=["X", "y", "meta"])
-            fit = cached(self.key, self.get_params(), data_key(X, y, meta), checkpoints,
-                         CACHE_VERSION, X=X, y=y, meta=meta)
+        try:
+            if memory is None:
+                fit = self._fit(X, y, meta, checkpoints)
+            else:
+                cached = memory.cache(_fit_uncached, ignore=["X", "y", "meta"])
+                fit = cached(self.key, self.get_params(), data_key(X, y, meta), checkpoints,
+                             CACHE_VERSION, X=X, y=y, meta=meta)
+        except NotCertified as e:          # out of limits: a skip, never cached
+            fit = self._skip(f"not certified: {e}", getattr(self, "loss", None))
         fit.params = {"key": self.key, **self.get_params()}
         return fit
 

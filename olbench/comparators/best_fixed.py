@@ -16,8 +16,9 @@ class BestFixed(Comparator, key="best_fixed"):
     feasible ball); ``ridge`` gives the tightest PA-I / PA-II bounds (ridge = 1/C with the hinge /
     squared hinge loss). Solvers (see :mod:`olbench.comparators._solvers`): HiGHS LP for the
     piecewise-linear losses, least squares for ``squared``, L-BFGS for ``logistic`` /
-    ``squared_hinge``, box-constrained dual for piecewise-linear + ridge, and a Lagrange
-    multiplier search for the ball. ``fit.lower_bound`` certifies optimality.
+    ``squared_hinge``, dual coordinate descent / Clarabel for piecewise-linear + ridge,
+    Clarabel's cone program or a Lagrange multiplier search for the ball, all time-limited.
+    ``fit.lower_bound`` certifies optimality; a fit not certified within the limits is a skip.
 
     ``cum_loss`` is the loss part only (without the ridge penalty); ``objective`` includes it.
     Unregularised logistic loss on separable data has no minimiser: the fit is skipped.

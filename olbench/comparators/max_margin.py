@@ -15,7 +15,8 @@ class MaxMargin(Comparator, key="max_margin"):
     ``fit.u`` is the canonical scaling (min_t y_t u.x_t = 1, ||u|| = 1/gamma);
     ``fit.info["gamma"]`` is the realised margin min_t y_t u.x_t / ||u|| of the returned u (a
     valid margin whatever the solver accuracy) and ``fit.info["gamma_upper"]`` a certified upper
-    bound on the best margin (from the dual). On non-separable data the fit is skipped with
+    bound on the best margin (the norm of a point of the convex hull of the y_t x_t), so
+``fit.gap`` = 1/(2 gamma^2) - 1/(2 gamma_upper^2) is certified. On non-separable data the fit is skipped with
     reason ``"not separable"``. Losses are those of the canonical u under ``loss``.
 
     >>> import numpy as np
@@ -38,4 +39,4 @@ class MaxMargin(Comparator, key="max_margin"):
         if u is None:
             return self._skip("not separable: no u with y_t u.x_t > 0 for all t", self.loss)
         return self._result(X, y, u, self.loss, self.epsilon, objective=0.5 * float(u @ u),
-                            info=info)
+                            lower_bound=0.5 / info["gamma_upper"] ** 2, info=info)

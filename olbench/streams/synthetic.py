@@ -35,7 +35,11 @@ _SLACK = 1e-12   # relative safety margin that turns "exact in real arithmetic" 
 
 
 def _rngs(seed: int, k: int) -> list[np.random.Generator]:
-    """k independent generators derived from one seed (one per random ingredient)."""
+    """k independent generators derived from one seed (one per random ingredient).
+
+    Always children of ``SeedSequence(seed)``, never ``seed + 1`` and the like: seeds s and
+    s + 1 then give independent streams (child i does not depend on k).
+    """
     return [np.random.default_rng(s) for s in np.random.SeedSequence(int(seed)).spawn(k)]
 
 
@@ -360,7 +364,7 @@ class Drift(_MarginRadius, key="drift"):
     def generating_vectors(self) -> np.ndarray:
         """u_t for every round t, shape (n, d) (with a 0 appended for the bias feature)."""
         n, d = int(self.n), int(self.d)
-        (u_rng,) = _rngs(self.seed + 1, 1)   # independent of the point generator
+        _, u_rng = _rngs(self.seed, 2)       # the points use child 0 of the same seed
         if self.mode == "rotate":
             u0 = _unit(u_rng, d)
             v = _unit(u_rng, d)
@@ -379,7 +383,7 @@ class Drift(_MarginRadius, key="drift"):
 
     def _build(self):
         U = self.generating_vectors()[:, :int(self.d)]
-        (point_rng,) = _rngs(self.seed, 1)
+        point_rng, _ = _rngs(self.seed, 2)
         X, y = separable_points(point_rng, U, int(self.n), float(self.gamma), float(self.R),
                                 self.distribution)
         margin = float(np.min(y * np.einsum("ij,ij->i", X, U)))

@@ -1,0 +1,105 @@
+"""Piecewise-linear loss + ridge, optionally in a ball, as one conic program solved by Clarabel.
+
+Clarabel (an interior-point solver for quadratic objectives over convex cones, written in
+Rust: memory safe, with a wall-clock ``time_limit`` and an iteration limit) is the fallback of
+the dual coordinate descent in :mod:`olbench.comparators._dcd` and the first solver of the
+ball-constrained problem, which it takes directly as a second-order cone -- no search over
+the Lagrange multiplier. The program, in z = (u, xi)::
+
+    min  1.xi + lam/2 ||u||^2
+    s.t. xi_t >= loss-specific affine pieces of x_t.u,  xi >= 0,  ||u|| <= radius
+
+This module only builds and solves it and reads the dual variables ``alpha`` off the
+constraint multipliers (same convention as the Fenchel dual: u = X^T alpha / lam); the
+caller certifies the result with its own duality gap.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import scipy.sparse as sp
+
+#: problems whose interior-point factorisation (about n d^2 flops with dense rows) would
+#: take minutes are not attempted
+MAX_WORK = 3e10
+MAX_NNZ = 5e7
+
+
+class QPUnavailable(RuntimeError):
+    """The conic program was not attempted or not solved (the message says why)."""
+
+
+def _rows(X, y, loss: str, epsilon: float):
+    """(A, b) of A z <= b for the loss pieces and xi >= 0, z = (u, xi)."""
+    n = X.shape[0]
+    Xs = sp.csr_matrix(X)
+    eye = sp.eye(n, format="csr")
+    zero = sp.csr_matrix((n, X.shape[1]))
+    if loss == "hinge":                      # 1 - y x.u <= xi
+        A = sp.vstack([sp.hstack([sp.diags(-y) @ Xs, -eye]), sp.hstack([zero, -eye])])
+        b = np.concatenate([-np.ones(n), np.zeros(n)])
+    else:                                    # |x.u - y| - eps <= xi
+        eps = epsilon if loss == "epsilon_insensitive" else 0.0
+        A = sp.vstack([sp.hstack([Xs, -eye]), sp.hstack([-Xs, -eye]), sp.hstack([zero, -eye])])
+        b = np.concatenate([y + eps, -y + eps, np.zeros(n)])
+    return A, b
+
+
+def solve_conic(X, y, loss: str, epsilon: float, lam: float, radius: float | None,
+                time_limit: float, max_iter: int = 500, tol: float = 1e-10):
+    """(u, alpha, status string) or :class:`QPUnavailable`."""
+    n, d = X.shape
+    nnz = X.nnz if sp.issparse(X) else n * d
+    if nnz > MAX_NNZ or float(nnz) * d > MAX_WORK:
+        raise QPUnavailable(f"interior point not attempted: n={n}, d={d} is too large "
+                            f"(about {float(nnz) * d:.1e} flops per iteration)")
+    if time_limit <= 0:
+        raise QPUnavailable("no time left")
+    try:
+        import clarabel
+    except ImportError as e:                 # pragma: no cover - a declared dependency
+        raise QPUnavailable(f"clarabel is not installed ({e})") from e
+    A, b = _rows(X, y, loss, epsilon)
+    cones = [clarabel.NonnegativeConeT(A.shape[0])]
+    if radius is not None:                   # (radius, u) in the second-order cone
+        soc = sp.hstack([sp.vstack([sp.csr_matrix((1, d)), -sp.eye(d)]),
+                         sp.csr_matrix((d + 1, n))])
+        A = sp.vstack([A, soc])
+        b = np.concatenate([b, [float(radius)], np.zeros(d)])
+        cones.append(clarabel.SecondOrderConeT(d + 1))
+    N = d + n
+    P = sp.diags(np.concatenate([np.full(d, float(lam)), np.zeros(n)])).tocsc()
+    q = np.concatenate([np.zeros(d), np.ones(n)])
+    settings = clarabel.DefaultSettings()
+    settings.verbose = False
+    settings.time_limit = float(time_limit)
+    settings.max_iter = int(max_iter)
+    settings.tol_gap_abs = settings.tol_gap_rel = settings.tol_feas = tol
+    settings.tol_ktratio = 1e-8
+    try:
+        solver = clarabel.DefaultSolver(P, q, sp.csc_matrix(A), b, cones, settings)
+        sol = solver.solve()
+    except BaseException as e:               # a Rust panic surfaces as a BaseException
+        if isinstance(e, (KeyboardInterrupt, SystemExit)):
+            raise
+        raise QPUnavailable(f"clarabel failed: {type(e).__name__}: {e}") from None
+    status = str(sol.status)
+    if "Solved" not in status or "Infeasible" in status:
+        raise QPUnavailable(f"clarabel: {status} after {sol.iterations} iterations, "
+                            f"{sol.solve_time:.2f} s")
+    x, z = np.asarray(sol.x), np.asarray(sol.z)
+    if not (np.all(np.isfinite(x[:N])) and np.all(np.isfinite(z))):
+        raise QPUnavailable(f"clarabel: {status} with non-finite values")
+    u = x[:d].copy()
+    if loss == "hinge":
+        alpha = y * np.clip(z[:n], 0.0, 1.0)
+    else:
+        alpha = np.clip(z[n:2 * n] - z[:n], -1.0, 1.0)
+    return u, alpha, f"{status} ({sol.iterations} iterations)"
+
+
+def ball_mu(v_norm: float, lam: float, radius: float) -> float:
+    """The multiplier of ||u|| <= radius that maximises the Lagrange dual for fixed alpha."""
+    return max(0.0, v_norm / radius - lam) if math.isfinite(v_norm) else 0.0
