@@ -8,7 +8,8 @@ features, labels in {-1,+1}), then, each in a fresh Python process so the figure
 * ``load``: ``sklearn.datasets.load_svmlight_file(path)`` (the whole file in memory).
 
 For each: the growth of the peak resident set size (Linux ``VmHWM``, reset after the imports)
-over the process's resident size after imports, and the wall time. Also printed: the size of the data held in memory
+over the process's resident size after imports, and the wall time. Also printed: the size of the
+data held in memory
 as CSR (data + indices + indptr + y). Usage::
 
     python benchmarks/stream_memory.py               # 1,000,000 rows in a temporary folder
@@ -46,8 +47,8 @@ def _reset_peak() -> None:
 
 def write_file(path: Path, rows: int, d: int = 100, nnz: int = 20, seed: int = 0) -> None:
     """A random svmlight file, written 50,000 rows at a time (constant memory)."""
-    from sklearn.datasets import dump_svmlight_file
     import scipy.sparse as sp
+    from sklearn.datasets import dump_svmlight_file
 
     rng = np.random.default_rng(seed)
     with open(path, "wb") as f:
@@ -64,6 +65,7 @@ def write_file(path: Path, rows: int, d: int = 100, nnz: int = 20, seed: int = 0
 def child(mode: str, path: str) -> dict:
     sys.path.insert(0, str(ROOT))
     from sklearn.datasets import load_svmlight_file
+
     from olbench.streams import Svmlight
 
     _reset_peak()
@@ -73,7 +75,7 @@ def child(mode: str, path: str) -> dict:
     if mode == "stream":
         s = Svmlight(path=path)
         rows = 0
-        for X, y in s.chunks(10_000):
+        for X, _ in s.chunks(10_000):
             rows += X.shape[0]
         t1 = time.perf_counter()
         meta = s.meta
@@ -115,12 +117,15 @@ def main() -> None:
     print(f"rows {stream['rows']:,}, d {stream['d']}, file {os.path.getsize(path) / mib:.0f} MiB"
           if args.keep else f"rows {stream['rows']:,}, d {stream['d']}")
     print(f"in-memory CSR size (data+indices+indptr+y): {load['csr_bytes'] / mib:8.1f} MiB")
-    print(f"load_svmlight_file, whole file: peak RSS growth {load['peak_rss_growth'] / mib:8.1f} MiB"
+    print("load_svmlight_file, whole file: peak RSS growth "
+          f"{load['peak_rss_growth'] / mib:8.1f} MiB"
           f" in {load['seconds']:.1f} s")
-    print(f"olbench Svmlight, streamed:     peak RSS growth {stream['peak_rss_growth'] / mib:8.1f} MiB"
+    print("olbench Svmlight, streamed:     peak RSS growth "
+          f"{stream['peak_rss_growth'] / mib:8.1f} MiB"
           f" in {stream['seconds']:.1f} s (scan + 1 pass: {stream['scan_and_one_pass_s']:.1f} s,"
           f" then meta pass)")
-    print(f"ratio in-memory size / streaming peak: {load['csr_bytes'] / stream['peak_rss_growth']:.1f}x")
+    ratio = load["csr_bytes"] / stream["peak_rss_growth"]
+    print(f"ratio in-memory size / streaming peak: {ratio:.1f}x")
 
 
 if __name__ == "__main__":

@@ -10,8 +10,8 @@ from __future__ import annotations
 import hashlib
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence
 
 import hydra
 from hydra.core.hydra_config import HydraConfig

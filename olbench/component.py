@@ -25,7 +25,8 @@ import inspect
 import math
 import numbers
 import pkgutil
-from typing import Any, ClassVar, Mapping
+from collections.abc import Mapping
+from typing import Any, ClassVar
 
 
 class InvalidParameterError(ValueError):

@@ -17,9 +17,10 @@ of features and an empty stream each raise a ``ValueError`` naming the problem a
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, Iterator
+from typing import Any
 
 import numpy as np
 import scipy.sparse as sp

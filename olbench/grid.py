@@ -10,8 +10,9 @@ import contextlib
 import json
 import time
 import traceback
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import pandas as pd
 from hydra.utils import get_class, instantiate

@@ -17,7 +17,8 @@ array([-1.,  1.,  1.])
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 import numpy as np
 

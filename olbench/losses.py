@@ -22,8 +22,8 @@ array([0. , 0.5, 1. , 2. ])
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 import numpy as np
 
@@ -96,7 +96,8 @@ def get_loss(name: str, *, epsilon: float = 0.1) -> Loss:
     try:
         return losses[name]
     except KeyError:
-        raise ValueError(f"unknown loss {name!r}; known losses: {', '.join(sorted(losses))}") from None
+        raise ValueError(f"unknown loss {name!r}; known losses: "
+                         f"{', '.join(sorted(losses))}") from None
 
 
 LOSS_NAMES = ("zero_one", "hinge", "squared_hinge", "logistic", "squared", "absolute",

@@ -25,9 +25,10 @@ from __future__ import annotations
 import hashlib
 import itertools
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 import numpy as np
 from hydra.utils import get_class, instantiate

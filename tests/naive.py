@@ -13,7 +13,7 @@ drive the registry-wide bound checks): a new learner's test material lives in th
 from __future__ import annotations
 
 import math
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 
@@ -210,8 +210,11 @@ def aromma(X, y, *, variant="paper"):
     return _result(margins, updated, w=w)
 
 
+SQRT2 = math.sqrt(2)
+
+
 @twin(alma=[{}, {"alpha": 0.7, "C": 1.0}, {"variant": "libol"}, {"alpha": 1.0, "B": 2.0}])
-def alma(X, y, *, alpha=0.9, B=None, C=math.sqrt(2), variant="paper"):
+def alma(X, y, *, alpha=0.9, B=None, C=SQRT2, variant="paper"):
     """Gentile 2001, ALMA_p with p = 2: with x^ = x/||x|| (LIBOL: x^ = x), k = 1, 2, ...:
     if y w.x^ <= (1 - alpha) B/sqrt(k) (LIBOL: <), w = (w + C/sqrt(k) y x^) / max(1, ||.||)."""
     B = 1.0 / alpha if B is None else B

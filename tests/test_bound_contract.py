@@ -7,10 +7,10 @@ from __future__ import annotations
 import dataclasses
 import warnings
 
+import naive
 import numpy as np
 import pytest
 
-import naive
 import olbench
 from olbench.bounds import THEOREMS, BoundViolation, RunRecord
 from olbench.comparators import make_comparator
@@ -50,7 +50,7 @@ def test_every_theorem_is_declared_by_some_learner():
 @pytest.mark.parametrize("key", DECLARING)
 def test_declared_theorems_are_reachable_hold_and_can_fail(key, separable):
     reached = set()
-    for theorem, trace, record in _records(key, separable):
+    for theorem, _, record in _records(key, separable):
         with warnings.catch_warnings():
             warnings.simplefilter("error", BoundViolation)
             checks = [c for _, c in theorem.checks(record)]

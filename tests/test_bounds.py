@@ -10,9 +10,9 @@ import pytest
 import olbench
 from olbench import bounds
 from olbench.bounds import BoundViolation
-from olbench.comparators import BestFixed, MaxMargin, PrefixBest
 from olbench.checkpoints import log_checkpoints
-from olbench.metrics import curve, metrics_table
+from olbench.comparators import BestFixed, MaxMargin, PrefixBest
+from olbench.metrics import metrics_table
 from olbench.streams import make_stream
 
 
@@ -110,7 +110,7 @@ def test_pa_separable_holds():
     learner = trace_learner("pa", variant="pa")
     with warnings.catch_warnings():
         warnings.simplefilter("error", BoundViolation)
-        for X, y, u in separable_batch(30, seed=5):
+        for X, y, _ in separable_batch(30, seed=5):
             fits = {"mm": MaxMargin().fit(X, y, cache=None)}
             trace = olbench.run(learner, X, y)
             df = bounds.bound_table(learner, trace, R=np.linalg.norm(X, axis=1).max(),

@@ -7,6 +7,7 @@ import warnings
 
 import numpy as np
 import pytest
+from test_bounds import separable_batch
 
 import olbench
 from olbench import bounds
@@ -14,7 +15,6 @@ from olbench.bounds import BoundViolation, bound_table
 from olbench.bounds.sop import tightest_scale
 from olbench.comparators import make_comparator
 from olbench.streams import make_stream
-from test_bounds import separable_batch
 
 
 @pytest.mark.parametrize("key", ["romma", "aromma"])

@@ -8,12 +8,11 @@ import inspect
 import numpy as np
 import pytest
 from scipy.optimize import minimize, nnls
+from test_comparators import noisy
 
-from olbench.comparators import BestFixed, MaxMargin, PrefixBest
-from olbench.comparators import _solvers
+from olbench.comparators import BestFixed, MaxMargin, PrefixBest, _solvers
 from olbench.losses import get_loss
 from olbench.streams import Stream, make_stream
-from test_comparators import noisy
 
 
 def issue_data(n, d, seed=0, noise=0.8):

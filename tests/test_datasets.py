@@ -25,7 +25,13 @@ from sklearn.datasets import load_svmlight_file
 
 import olbench.streams.files as files
 from olbench.datasets import (
-    CARDS, Card, ChecksumError, DataFile, DatasetNotFound, catalogue_table, download, get_card,
+    CARDS,
+    Card,
+    ChecksumError,
+    DataFile,
+    DatasetNotFound,
+    catalogue_table,
+    download,
     locate,
 )
 from olbench.datasets.fetch import text_sha256

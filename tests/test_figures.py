@@ -9,10 +9,10 @@ import re
 import numpy as np
 import pandas as pd
 import pytest
+from synthetic_table import LEARNERS, make_table
 
 from olbench import figures, views
-from olbench.figures import bounds, boundaries, final, libol, mistakes, regret, style
-from synthetic_table import LEARNERS, make_table
+from olbench.figures import boundaries, bounds, final, libol, mistakes, regret, style
 
 PNG_MAGIC, PDF_MAGIC = b"\x89PNG\r\n\x1a\n", b"%PDF-"
 

@@ -7,8 +7,8 @@ import pandas as pd
 import pytest
 
 from olbench.grid import run_grid, run_task
-from olbench.tasks import GridError, child_seed, expand, validate
 from olbench.results import RunStore, read_results
+from olbench.tasks import GridError, child_seed, expand, validate
 
 GRID = {
     "streams": [{"key": "separable", "params": {"n": 300, "d": 4, "gamma": 0.1, "R": 1.0}},

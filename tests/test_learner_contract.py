@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 import scipy.sparse as sp
-
 from conftest import make_data
+
 from olbench import make_learner, run
 from olbench.component import InvalidParameterError
 from olbench.learners import Learner

@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import warnings
 
+import naive
 import numpy as np
 import pytest
 import scipy.sparse as sp
-
-import naive
 from conftest import make_data
+
 from olbench import make_learner, run
 from olbench.learners import Learner
 

@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 
 import olbench
+from olbench.checkpoints import log_checkpoints
 from olbench.comparators import BestFixed, PrefixBest
 from olbench.losses import get_loss
-from olbench.checkpoints import log_checkpoints
 from olbench.metrics import curve, metrics_table
 from olbench.streams import make_stream
 

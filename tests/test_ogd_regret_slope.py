@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 import olbench
-from olbench.comparators import make_comparator
 from olbench.checkpoints import log_checkpoints
+from olbench.comparators import make_comparator
 
 
 def _rademacher(seed: int, n: int):

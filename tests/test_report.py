@@ -8,9 +8,9 @@ import re
 import numpy as np
 import pandas as pd
 import pytest
+from synthetic_table import COMPARATOR, LEARNERS, make_table
 
 from olbench import report
-from synthetic_table import COMPARATOR, LEARNERS, make_table
 
 
 @pytest.fixture(scope="module")

@@ -13,8 +13,8 @@ from sklearn.datasets import dump_svmlight_file, load_svmlight_file
 import olbench.streams.files as files
 from olbench.features import row_norms
 from olbench.streams.base import fingerprint_chunks
-from olbench.streams.real import permutation
 from olbench.streams.files import Csv, MatFile, Svmlight, shared_data_dir
+from olbench.streams.real import permutation
 
 LIBSVM = shared_data_dir() / "libsvm"
 LIBOL = shared_data_dir() / "libol"
@@ -198,7 +198,8 @@ def test_csv_stream(tmp_path):
     Xb, _ = Csv(path=str(path), label_column="label", features=["b"], positive_label="R",
                 standardize=True).materialize()
     np.testing.assert_allclose([Xb.mean(), Xb.std()], [0.0, 1.0], atol=1e-12)
-    with pytest.raises(ValueError, match=r"d\.csv:1: no column 'y'; columns: \['a', 'label', 'b'\]"):
+    with pytest.raises(ValueError,
+                       match=r"d\.csv:1: no column 'y'; columns: \['a', 'label', 'b'\]"):
         Csv(path=str(path), label_column="y").meta
 
 

@@ -9,13 +9,20 @@ import numpy as np
 import pytest
 
 from olbench.component import InvalidParameterError
-from olbench.streams import Stream, make_stream
 from olbench.features import row_norms
+from olbench.streams import Stream, make_stream
 from olbench.streams.base import fingerprint_chunks
 from olbench.streams.bundled import BreastCancer, Diabetes, Digits, Iris, Wine
 from olbench.streams.real import permutation
 from olbench.streams.synthetic import (
-    Drift, LinearRegression, Noisy, NovikoffTight, Outliers, Separable, Sinc, SugiyamaOutliers,
+    Drift,
+    LinearRegression,
+    Noisy,
+    NovikoffTight,
+    Outliers,
+    Separable,
+    Sinc,
+    SugiyamaOutliers,
     sinc_target,
 )
 

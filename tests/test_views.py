@@ -6,9 +6,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
+from synthetic_table import LEARNERS, make_table
 
 from olbench import views
-from synthetic_table import LEARNERS, make_table
 
 
 @pytest.fixture(scope="module")

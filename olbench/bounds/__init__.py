@@ -23,13 +23,37 @@ True
 
 from olbench.bounds.alma import ALMA2_CORRECTIONS, alma2_corrections
 from olbench.bounds.arow import AROW_MISTAKES, arow_mistakes
-from olbench.bounds.core import (BOUND_COLUMNS, THEOREMS, BoundCheck, BoundViolation, RunRecord,
-                                 Skip, Theorem, bound_table, check, declared, skipped, theorem)
+from olbench.bounds.core import (
+                                 BOUND_COLUMNS,
+                                 THEOREMS,
+                                 BoundCheck,
+                                 BoundViolation,
+                                 RunRecord,
+                                 Skip,
+                                 Theorem,
+                                 bound_table,
+                                 check,
+                                 declared,
+                                 skipped,
+                                 theorem,
+)
 from olbench.bounds.ogd import OGD_REGRET, ogd_gradient_bound, ogd_regret
-from olbench.bounds.pa import (PA1_MISTAKES, PA2_SQUARED_LOSS, PA_SEPARABLE, pa1_mistakes,
-                               pa2_squared_loss, pa_separable)
-from olbench.bounds.perceptron import (FREUND_SCHAPIRE, NOVIKOFF, deviation, freund_schapire,
-                                       freund_schapire_tightest, novikoff)
+from olbench.bounds.pa import (
+                                 PA1_MISTAKES,
+                                 PA2_SQUARED_LOSS,
+                                 PA_SEPARABLE,
+                                 pa1_mistakes,
+                                 pa2_squared_loss,
+                                 pa_separable,
+)
+from olbench.bounds.perceptron import (
+                                 FREUND_SCHAPIRE,
+                                 NOVIKOFF,
+                                 deviation,
+                                 freund_schapire,
+                                 freund_schapire_tightest,
+                                 novikoff,
+)
 from olbench.bounds.romma import ROMMA_SEPARABLE, romma_separable
 from olbench.bounds.sop import SOP_MISTAKES, sop_mistakes
 

@@ -28,7 +28,8 @@ def alma2_corrections(*, gamma: float, alpha: float, B: float, C: float,
 
     Derivation (Gentile 2001 proves a sharper bound, O((p - 1)/(alpha^2 gamma^2)) corrections
     as its abstract states; its exact statement could not be checked here, so this weaker
-    bound, with a log factor, is proved in full instead by the Perceptron argument): w_{k+1} is the Euclidean projection of
+    bound, with a log factor, is proved in full instead by the Perceptron argument): w_{k+1} is
+    the Euclidean projection of
     w'_k = w_k + eta_k y z onto the unit ball, which contains u, so ||u - w_{k+1}||^2 <=
     ||u - w'_k||^2 = ||u - w_k||^2 - 2 eta_k (y u.z - y w_k.z) + eta_k^2 ||z||^2
     <= ||u - w_k||^2 - 2 eta_k (gamma - (1 - alpha) gamma_k) + eta_k^2 X2, using the

@@ -22,8 +22,9 @@ declaration; nothing dispatches on learner names.
 from __future__ import annotations
 
 import warnings
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -34,7 +35,7 @@ if TYPE_CHECKING:
     import pandas as pd
 
 #: every registered theorem by name (filled by :func:`theorem`)
-THEOREMS: dict[str, "Theorem"] = {}
+THEOREMS: dict[str, Theorem] = {}
 
 
 
@@ -109,7 +110,7 @@ class RunRecord:
     name: str = ""
 
     @classmethod
-    def of(cls, trace, learner, *, checkpoints, R=None, fits=None) -> "RunRecord":
+    def of(cls, trace, learner, *, checkpoints, R=None, fits=None) -> RunRecord:
         """The record of ``trace`` (any object with ``margins``, ``y``, ``updated``,
         ``state``) produced by a learner with ``learner``'s hyper-parameters."""
         return cls(params=learner.get_params(), margins=np.asarray(trace.margins, float),
@@ -177,7 +178,7 @@ class Theorem:
     when: Mapping[str, Any] = field(default_factory=dict)
     final_only: bool = False
 
-    def where(self, **conditions: Any) -> "Theorem":
+    def where(self, **conditions: Any) -> Theorem:
         """The same theorem, declared to apply only under these hyper-parameter values."""
         return replace(self, when={**self.when, **conditions})
 
@@ -224,7 +225,7 @@ def declared(learner) -> tuple[Theorem, ...]:
 
 
 def bound_table(learner, trace, *, checkpoints, R: float | None = None,
-                fits: Mapping[str, Any] | None = None, context: str = "") -> "pd.DataFrame":
+                fits: Mapping[str, Any] | None = None, context: str = "") -> pd.DataFrame:
     """Every bound ``learner`` declares, evaluated on ``trace`` at every checkpoint.
 
     ``learner`` supplies the declaration and the hyper-parameters (nothing else is read from

@@ -147,7 +147,8 @@ class DCDResult:
 
     def __init__(self, alpha, u, primal, dual, epochs, polished, seconds, converged):
         self.alpha, self.u, self.primal, self.dual = alpha, u, primal, dual
-        self.epochs, self.polished, self.seconds, self.converged = epochs, polished, seconds, converged
+        self.epochs, self.polished = epochs, polished
+        self.seconds, self.converged = seconds, converged
 
 
 def solve_dcd(X, y, loss: str, eps: float, lam: float, *, primal_dual, alpha0=None,

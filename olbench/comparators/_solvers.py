@@ -48,6 +48,7 @@ from scipy.optimize import brentq, linprog, minimize
 from scipy.sparse.linalg import lsqr
 
 from olbench.comparators import _dcd, _hard_margin, _qp
+from olbench.features import row_norms
 from olbench.losses import get_loss
 
 PIECEWISE = ("hinge", "absolute", "epsilon_insensitive")
@@ -128,7 +129,8 @@ def _h(loss: str, alpha: np.ndarray, y: np.ndarray, epsilon: float) -> float:
     b = alpha * y
     tol = 1e-12
     if loss == "hinge":
-        return float(b.sum()) if b.min(initial=0) >= -tol and b.max(initial=0) <= 1 + tol else -math.inf
+        feasible = b.min(initial=0) >= -tol and b.max(initial=0) <= 1 + tol
+        return float(b.sum()) if feasible else -math.inf
     if loss == "squared_hinge":
         return float((b - b * b / 4).sum()) if b.min(initial=0) >= -tol else -math.inf
     if loss == "logistic":
@@ -136,7 +138,8 @@ def _h(loss: str, alpha: np.ndarray, y: np.ndarray, epsilon: float) -> float:
             return -math.inf
         b = np.clip(b, 0.0, 1.0)
         with np.errstate(divide="ignore", invalid="ignore"):
-            ent = -(np.where(b > 0, b * np.log(b), 0.0) + np.where(b < 1, (1 - b) * np.log1p(-b), 0.0))
+            ent = -(np.where(b > 0, b * np.log(b), 0.0)
+                    + np.where(b < 1, (1 - b) * np.log1p(-b), 0.0))
         return float(ent.sum())
     if loss == "squared":
         return float((alpha * y - alpha * alpha / 2).sum())

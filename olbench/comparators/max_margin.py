@@ -16,7 +16,8 @@ class MaxMargin(Comparator, key="max_margin"):
     ``fit.info["gamma"]`` is the realised margin min_t y_t u.x_t / ||u|| of the returned u (a
     valid margin whatever the solver accuracy) and ``fit.info["gamma_upper"]`` a certified upper
     bound on the best margin (the norm of a point of the convex hull of the y_t x_t), so
-``fit.gap`` = 1/(2 gamma^2) - 1/(2 gamma_upper^2) is certified. On non-separable data the fit is skipped with
+``fit.gap`` = 1/(2 gamma^2) - 1/(2 gamma_upper^2) is certified. On non-separable data the fit is
+skipped with
     reason ``"not separable"``. Losses are those of the canonical u under ``loss``.
 
     >>> import numpy as np

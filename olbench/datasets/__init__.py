@@ -11,7 +11,14 @@ from __future__ import annotations
 
 from olbench.datasets.cards import CARDS, Card, DataFile
 from olbench.datasets.fetch import (
-    ChecksumError, DatasetNotFound, cache_dir, data_dir, download, find_local, get_card, locate,
+    ChecksumError,
+    DatasetNotFound,
+    cache_dir,
+    data_dir,
+    download,
+    find_local,
+    get_card,
+    locate,
     search_path,
 )
 

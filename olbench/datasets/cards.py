@@ -241,7 +241,8 @@ CARDS_LIST: list[Card] = [
     Card("sonar", "libol", "binary", 60,
          DataFile("sonar.arff", 208, 12471,
                   "bfd26fdabb55f092db0ad81642bd171b511b1cd48e3179a1c2262fb5dc87b944"),
-         labels="{Mine,Rock}", format="arff", positive="Mine", citation=LIBOL_CITATION, verified=True,
+         labels="{Mine,Rock}", format="arff", positive="Mine", citation=LIBOL_CITATION,
+         verified=True,
          source="UCI Sonar (Gorman & Sejnowski 1988), ARFF copy shipped with LIBOL",
          notes="local only; labels are names, Mine is the positive class by default"),
 ]

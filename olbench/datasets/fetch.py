@@ -20,8 +20,8 @@ import hashlib
 import os
 import shutil
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 from olbench.datasets.cards import CARDS, Card, DataFile
 

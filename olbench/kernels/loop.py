@@ -24,9 +24,10 @@ from __future__ import annotations
 import hashlib
 import math  # noqa: F401  (used by the templates)
 import types
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from olbench._jit import jit
 

@@ -31,7 +31,7 @@ class State(NamedTuple):
     A: np.ndarray
     s: np.ndarray
 
-    def copy(self) -> "State":
+    def copy(self) -> State:
         return State(self.w.copy(), self.A.copy(), self.s.copy())
 
 
@@ -69,7 +69,7 @@ class Learner(Component):
         """Bring lazily updated state up to date (learners with lazy sparse updates)."""
 
     # -- state ---------------------------------------------------------------------------
-    def reset(self, d: int) -> "Learner":
+    def reset(self, d: int) -> Learner:
         """Validate the hyper-parameters and start from the initial state for d features."""
         self.validate()
         self.state_ = self.init_state(int(d))
@@ -103,7 +103,7 @@ class Learner(Component):
 
         return float(predict(self, _as_row(x))[0])
 
-    def learn_one(self, x: Any, y: Any) -> "Learner":
+    def learn_one(self, x: Any, y: Any) -> Learner:
         """Predict on x, then learn from (x, y): one round of the protocol."""
         from olbench.evaluate import run
 

@@ -25,7 +25,8 @@ class SOP(Learner, key="sop"):
     round, mistaken or not (``variant="libol"``); its ``a`` is the initial Sigma, Sigma_0 = a I,
     which is this ``a``'s inverse (they agree at LIBOL's default a = 1, which its parameter
     search never changes). With LIBOL's w = our v, ``SOP.m`` records v' Sigma_t x (= the output
-    recorded here) and ``SOP_c`` v' Sigma_{t-1} x, a positive multiple: the predictions agree. ``tie="libol"``
+    recorded here) and ``SOP_c`` v' Sigma_{t-1} x, a positive multiple: the predictions agree.
+    ``tie="libol"``
     predicts sign(0) = +1 and updates on a wrong label only.
 
     >>> import numpy as np

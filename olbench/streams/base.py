@@ -28,8 +28,9 @@ and bundled): a subclass only writes ``_build()``.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Iterable, Iterator
+from typing import Any, ClassVar
 
 import numpy as np
 import scipy.sparse as sp

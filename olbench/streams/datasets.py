@@ -25,8 +25,9 @@ not downloadable) fails at construction, so a grid stops before its first run.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import numpy as np
 import scipy.sparse as sp
@@ -35,10 +36,15 @@ from olbench.component import IsInstance, OneOf, UnknownNameError, _fmt
 from olbench.datasets import Card, find_local, get_card, locate
 from olbench.datasets.fetch import offline
 from olbench.streams.base import (
-    Chunk, Fingerprint, Stream, StreamMeta, _check_chunk_size, row_norms,
+    Chunk,
+    Fingerprint,
+    Stream,
+    StreamMeta,
+    _check_chunk_size,
+    row_norms,
 )
-from olbench.streams.real import REAL_DATA_CONSTRAINTS, RealArrays, permutation
 from olbench.streams.files import MatFile, Svmlight, rechunk, resolve_path
+from olbench.streams.real import REAL_DATA_CONSTRAINTS, RealArrays, permutation
 
 SPLITS = ("train", "test", "train+test", "train_then_test")
 #: parameters that say where the data are, not what they are (left out of the name)

@@ -29,22 +29,28 @@ from __future__ import annotations
 import csv
 import io
 import math
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 
 from olbench.component import Interval, IsInstance, OneOf
-from olbench.streams.base import (
-    Chunk, Fingerprint, Stream, StreamMeta, _check_chunk_size, append_bias,
-)
-from olbench.streams.real import REAL_DATA_CONSTRAINTS, RealArrays, permutation
 from olbench.features import as_features, row_norms
 from olbench.labels import LabelMap, describe_labels, label_key
+from olbench.streams.base import (
+    Chunk,
+    Fingerprint,
+    Stream,
+    StreamMeta,
+    _check_chunk_size,
+    append_bias,
+)
 from olbench.streams.preprocess import ColumnStats, Standardizer, normalize_rows
+from olbench.streams.real import REAL_DATA_CONSTRAINTS, RealArrays, permutation
 
 #: the repository root (folder holding ``olbench/``); relative paths fall back to it
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -386,7 +392,8 @@ class Svmlight(TextFile, key="libsvm"):
             bad = ~np.isfinite(X_raw.data)
             if bad.any():
                 row = int(np.searchsorted(X_raw.indptr, np.flatnonzero(bad)[0], side="right") - 1)
-                raise self._row_error(block, first_line, row, "feature value is not a finite number")
+                raise self._row_error(block, first_line, row,
+                                      "feature value is not a finite number")
             low = int(X_raw.indices.min())
             if low == 0 and self.zero_based is False:
                 row = int(np.flatnonzero(X_raw[:, 0].toarray().ravel())[0])

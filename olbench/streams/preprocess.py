@@ -45,7 +45,7 @@ class ColumnStats:
             self.sum += X.sum(axis=0)
             self.sumsq += np.einsum("ij,ij->j", X, X)
 
-    def standardizer(self) -> "Standardizer":
+    def standardizer(self) -> Standardizer:
         mean = self.sum / max(self.n, 1)
         var = np.maximum(self.sumsq / max(self.n, 1) - mean ** 2, 0.0)
         return Standardizer(mean, np.sqrt(var))
@@ -63,7 +63,7 @@ class Standardizer:
         self.scale = np.where(std > 0, std, 1.0)
 
     @classmethod
-    def fit(cls, X) -> "Standardizer":
+    def fit(cls, X) -> Standardizer:
         stats = ColumnStats(X.shape[1])
         stats.update(X)
         return stats.standardizer()
