@@ -19,7 +19,7 @@ from hydra.utils import get_class, instantiate
 
 from olbench import schema as col
 from olbench.results import RunStore, versions
-from olbench.tasks import Task, _key_of
+from olbench.tasks import Task, registry_key
 
 #: runs on streams of at most this many features keep their final weights (``final_w``)
 MAX_D_FOR_WEIGHTS = 3
@@ -89,7 +89,7 @@ def run_task(task: Task) -> pd.DataFrame:
     start = time.perf_counter()
     ident: dict[str, Any] = {
         col.EXPERIMENT: task.experiment, col.RUN_ID: task.run_id, col.SEED: task.seed,
-        col.STREAM_KEY: _key_of(task.stream), col.LEARNER_KEY: _key_of(task.learner),
+        col.STREAM_KEY: registry_key(task.stream), col.LEARNER_KEY: registry_key(task.learner),
         **_flat_params(col.STREAM, task.stream), **_flat_params(col.LEARNER, task.learner)}
     try:
         stream, whole = load_stream(task.stream, task.cache_dir, bool(task.comparators))

@@ -157,9 +157,10 @@ def validate(tasks: list[Task]) -> None:
                 instantiate(spec, _convert_="all").validate()
             except Exception as error:
                 cause = error.__cause__ or error
-                raise GridError(f"{role} {_key_of(spec) or spec.get('_target_')}: {cause}"
+                raise GridError(f"{role} {registry_key(spec) or spec.get('_target_')}: {cause}"
                                 ) from error
 
 
-def _key_of(spec: dict) -> str | None:
+def registry_key(spec: dict) -> str | None:
+    """The registry key of the class a ``_target_`` spec builds (None if it has none)."""
     return getattr(get_class(spec["_target_"]), "key", None)

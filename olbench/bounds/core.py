@@ -38,7 +38,6 @@ if TYPE_CHECKING:
 THEOREMS: dict[str, Theorem] = {}
 
 
-
 class BoundViolation(UserWarning):
     """A bound whose assumptions hold was exceeded: a bug somewhere. Never silence it."""
 
@@ -219,9 +218,9 @@ def any_u(params: Mapping[str, Any]) -> list[dict]:
 
 
 def declared(learner) -> tuple[Theorem, ...]:
-    """The theorems a learner (instance or class) declares that apply to its parameters."""
-    params = learner.get_params() if not isinstance(learner, type) else {}
-    return tuple(t for t in getattr(learner, "bounds", ()) if t.applies(params))
+    """The theorems a learner declares that apply to its hyper-parameters."""
+    params = learner.get_params()
+    return tuple(t for t in learner.bounds if t.applies(params))
 
 
 def bound_table(learner, trace, *, checkpoints, R: float | None = None,

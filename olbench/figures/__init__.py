@@ -17,12 +17,12 @@ gives the report a caption per file stem.
 
 from olbench.component import import_submodules
 from olbench.figures.registry import (
-                                      FIGURES,
-                                      FigureKind,
-                                      build_figures,
-                                      captions,
-                                      figure,
-                                      make_figures,
+    FIGURES,
+    FigureKind,
+    build_figures,
+    captions,
+    figure,
+    make_figures,
 )
 from olbench.figures.style import learner_styles, save_figure
 
