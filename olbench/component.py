@@ -43,11 +43,24 @@ class UnknownNameError(KeyError):
 
 # --------------------------------------------------------------------------- constraints
 class Constraint:
+    """An allowed set of values; ``str`` and ``repr`` are its description.
+
+    >>> print(Interval(0, 1, low_open=True)); OneOf("pa", "pa1")
+    a number in (0, 1]
+    <one of 'pa', 'pa1'>
+    """
+
     def check(self, value: Any) -> bool:
         raise NotImplementedError
 
     def describe(self) -> str:
         raise NotImplementedError
+
+    def __str__(self) -> str:
+        return self.describe()
+
+    def __repr__(self) -> str:
+        return f"<{self.describe()}>"
 
 
 class Interval(Constraint):

@@ -63,6 +63,19 @@ def display_name(name: str) -> str:
     return str(name) if cls is None else cls.display(params)
 
 
+def display_names(names) -> dict[str, str]:
+    """``{full name: short name}`` for the distinct names given; where two names would share a
+    short name (parameters that print alike), those keep their full names.
+
+    >>> list(display_names(["PA[C=1.0,variant=pa1]", "PA[C=1.0000001,variant=pa1]",
+    ...                     "Perceptron[eta=1.0,tie=novikoff]"]).values())
+    ['PA[C=1.0,variant=pa1]', 'PA[C=1.0000001,variant=pa1]', 'Perceptron']
+    """
+    short = {str(n): display_name(n) for n in dict.fromkeys(names)}
+    taken = pd.Series(list(short.values())).value_counts()
+    return {n: s if taken[s] == 1 else n for n, s in short.items()}
+
+
 def natural_key(name) -> tuple:
     """Sort key that orders the numbers inside names by value (k=25 before k=100).
 
