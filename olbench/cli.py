@@ -139,10 +139,30 @@ def list_datasets() -> int:
     return 0
 
 
+def list_choices(args: Sequence[str]) -> int:
+    """``olbench --list [group | group=key]``: the choices and their parameters."""
+    from olbench.listing import listing
+
+    try:
+        print(listing(args[0] if args else None))
+    except ValueError as error:
+        print(f"olbench --list: {error}", file=sys.stderr)
+        return 2
+    return 0
+
+
 def main() -> None:
     """Console entry point (``olbench``)."""
+    from olbench.listing import check_overrides
+
     if sys.argv[1:] == ["--datasets"]:
         sys.exit(list_datasets())
+    if sys.argv[1:2] == ["--list"]:
+        sys.exit(list_choices(sys.argv[2:]))
+    unknown = check_overrides(sys.argv[1:])
+    if unknown:   # before Hydra, whose hint would be to append it with +
+        print(f"olbench: {unknown}", file=sys.stderr)
+        sys.exit(2)
     if not CONF_DIR.is_dir():  # pragma: no cover - a non-editable install
         sys.exit(f"olbench: config folder {CONF_DIR} not found; install with pip install -e .")
     _hydra_main()

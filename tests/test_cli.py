@@ -30,8 +30,25 @@ def test_help_lists_groups_options_and_examples():
     out = olbench("--help")
     assert out.returncode == 0, out.stderr
     for text in ("learner: ", "stream: ", "comparator: ", "experiment: ", "run.n_jobs",
-                 "olbench experiment=novikoff", "perceptron", "pa_vs_arow_outliers"):
+                 "olbench experiment=novikoff", "perceptron", "pa_vs_arow_outliers",
+                 "olbench --list [learner | learner=pa]"):
         assert text in out.stdout, text
+
+
+def test_list_shows_parameters_with_defaults_and_ranges():
+    out = olbench("--list", "learner=pa")
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.splitlines()[1].split() == ["C", "1.0", "a", "number", "in", "(0,", "inf]"]
+    assert "<olbench.component" not in out.stdout
+
+
+def test_unknown_parameter_says_which_parameters_the_learner_has(tmp_path):
+    out = olbench("learner=pa", "learner.Cc=2", f"run.output_dir={tmp_path}")
+    assert out.returncode == 2
+    assert out.stderr.startswith("olbench: learner pa has no parameter 'Cc' (did you mean C?)")
+    assert "variant  pa1  one of 'pa', 'pa1', 'pa2'" in out.stderr
+    assert "+learner.Cc" not in out.stderr
+    assert not any(tmp_path.iterdir())  # nothing ran
 
 
 def test_unknown_learner_lists_the_choices():
