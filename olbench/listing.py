@@ -15,6 +15,7 @@ learner=pa: Passive-Aggressive classifier: PA, PA-I, PA-II (Crammer et al., JMLR
 from __future__ import annotations
 
 import difflib
+import functools
 from dataclasses import dataclass
 from typing import Any
 
@@ -39,6 +40,11 @@ def choices(group: str) -> list[str]:
 
 
 def _config(group: str, key: str) -> dict:
+    return dict(_read_config(group, key))
+
+
+@functools.cache
+def _read_config(group: str, key: str) -> dict:
     return OmegaConf.to_container(OmegaConf.load(CONF_DIR / group / f"{key}.yaml"),
                                   resolve=False)
 
