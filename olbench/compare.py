@@ -113,6 +113,8 @@ def compare(*sources: str | Path, output_dir: str | Path = "results",
     for spec in sources:
         folder = resolve(spec, output_dir)
         folders.setdefault(source_label(folder, output_dir), folder)
+    if len(folders) < 2:
+        raise ValueError(f"compare needs two different results folders; {sources} are one")
     tables = {label: read_results(folder) for label, folder in folders.items()}
     summary = pd.concat([summary_table(t).assign(source=label) for label, t in tables.items()],
                         ignore_index=True)

@@ -68,3 +68,8 @@ def test_unknown_parameter_of_the_default_learner_and_of_any_choice_of_a_sweep()
 ])
 def test_known_parameters_and_other_overrides_pass(arguments):
     assert check_overrides(arguments) is None
+
+
+def test_the_readmes_listing_is_what_the_command_prints():
+    readme = (CONF_DIR.parent / "README.md").read_text(encoding="utf-8")
+    assert "```text\n" + listing("learner=pa") + "\n```" in readme
