@@ -20,7 +20,10 @@ from olbench.views import display_name
     ("SCW2[C=1.0,eta=0.9,a=1.0,diagonal=False,libol=False]", "SCW-II (C=1, eta=0.9)"),
     ("OGD[loss=logistic,eta=0.5,schedule=sqrt,radius=None]", "OGD (loss=logistic, eta=0.5)"),
     ("Noisy[n=1000,d=10,gamma=0.1,R=1.0,flip_rate=0.2,sigma=0.0,distribution=ball,seed=3,"
-     "bias=False]", "Noisy (flip_rate=0.2)"),            # the seed is a replicate: never shown
+     "bias=False]", "Noisy (gamma=0.1, flip_rate=0.2)"),   # the seed: a replicate, not shown
+    ("Dataset[name=svmguide3,split=train,positive_label=None,negative_label=None,"
+     "order=permuted,normalize=False,standardize=False,bias=False]", "svmguide3 (order=permuted)"),
+    ("NovikoffTight[k=100,R=1.0,passes=1]", "NovikoffTight (k=100)"),
     ("Unknown[a=1]", "Unknown[a=1]"),
     ("?", "?"),
 ])
