@@ -163,7 +163,7 @@ def _latex_escape(text: str) -> str:
 
 def _latex_pm(mean: float, std: float, fmt: str) -> str:
     if pd.isna(mean):
-        return NONE
+        return "--"    # LaTeX's en dash
     return f"${mean:{fmt}}$" if pd.isna(std) else f"${mean:{fmt}} \\pm {std:{fmt}}$"
 
 
@@ -192,7 +192,7 @@ def latex_table(summary: pd.DataFrame) -> str:
     \\end{tabular}
     """
     rows = summary.drop_duplicates([col.STREAM, col.LEARNER])
-    streams = short_names(rows[col.STREAM]) if col.STREAM in rows else pd.Series(dtype=object)
+    streams = short_names(rows[col.STREAM])
     several = streams.nunique() > 1
     head = (["Stream"] if several else []) + ["Algorithm"] + [h for _, h, _ in LATEX_COLUMNS]
     align = ("l" if several else "") + "l" + "r" * len(LATEX_COLUMNS)

@@ -131,7 +131,7 @@ def test_latex_table_is_a_complete_tabular_with_short_labels_and_std(summary, ta
     assert f"${rate.mean():.4f} \\pm {rate.std(ddof=1):.4f}$" in pa[0]
     assert f"${upd.mean():.1f} \\pm {upd.std(ddof=1):.1f}$" in pa[0]
     s = pd.DataFrame({"stream": ["S"], "learner": ["A_b&c"], "mistake_rate_mean": [np.nan]})
-    assert report.latex_table(s).splitlines()[5] == "A\\_b\\&c & — & — & — \\\\"
+    assert report.latex_table(s).splitlines()[5] == "A\\_b\\&c & -- & -- & -- \\\\"
 
 
 # --------------------------------------------------------------------------- bound checks
