@@ -18,7 +18,7 @@ __all__ = ["Learner", "Results", "Trace", "compare", "load_results", "make_learn
 
 #: the harness (Hydra, joblib, pandas) loads only when one of these is asked for
 _LAZY = {"run_experiment": "olbench.api", "load_results": "olbench.api", "Results": "olbench.api",
-         "compare": "olbench.compare"}
+         "compare": "olbench.comparison"}
 
 
 def __getattr__(name: str):

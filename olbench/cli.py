@@ -176,7 +176,7 @@ def list_choices(args: Sequence[str]) -> int:
 def compare_folders(args: Sequence[str]) -> int:
     """``olbench --compare A B [...] [--metric=regret] [--output-dir=results]``: one table
     (printed, and compare.csv) and one figure of two or more results folders or experiments."""
-    from olbench.compare import compare
+    from olbench.comparison import compare
 
     options = dict(a[2:].split("=", 1) for a in args if a.startswith("--") and "=" in a)
     sources = [a for a in args if not a.startswith("--")]

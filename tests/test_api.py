@@ -97,6 +97,7 @@ def test_compare_two_folders_in_one_table_and_one_figure(out, first, second, tmp
     assert f"mistake_rate [{a}]" in header and f"mistake_rate [{b}]" in header
     assert [line.split("  ")[1].strip() for line in lines] == ["PA-I (C=0.1)", "PA-I (C=1)"]
     assert result.figure == tmp_path / "compare.png" and result.figure.stat().st_size > 0
+    assert callable(olbench.compare)     # still the function once its module is loaded
     csv = pd.read_csv(tmp_path / "compare.csv")
     assert csv["mistake_rate_mean"].tolist() == pytest.approx(
         result.table["mistake_rate_mean"].tolist())
