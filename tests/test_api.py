@@ -61,7 +61,7 @@ def test_the_index_has_one_row_per_folder_and_latest_points_at_the_newest(out, f
     assert list(rows["folder"]) == [f"single/{first.folder.name}", f"single/{second.folder.name}"]
     row = rows.iloc[1]
     assert row["grid"] == "1 stream x 1 learner x 2 seeds = 2 runs (2 ok)"
-    assert (row["learners"], row["streams"]) == ("PA-I (C=0.1)", "Noisy (n=300)")
+    assert (row["learners"], row["streams"]) == ("PA-I (C=0.1)", "Noisy (n=300, gamma=0.1)")
     assert row["command"] == second.command and "learner.C=0.1" in row["command"]
     assert index.latest("single", out) == second.folder.resolve()
     assert os.path.islink(out / "latest" / "single")
