@@ -13,4 +13,17 @@ from olbench.learners import Learner, make_learner
 
 __version__ = "0.1.0"
 
-__all__ = ["Learner", "Trace", "make_learner", "predict", "run", "__version__"]
+__all__ = ["Learner", "Results", "Trace", "compare", "load_results", "make_learner", "predict",
+           "run", "run_experiment", "__version__"]
+
+#: the harness (Hydra, joblib, pandas) loads only when one of these is asked for
+_LAZY = {"run_experiment": "olbench.api", "load_results": "olbench.api", "Results": "olbench.api",
+         "compare": "olbench.comparison"}
+
+
+def __getattr__(name: str):
+    if name in _LAZY:
+        import importlib
+
+        return getattr(importlib.import_module(_LAZY[name]), name)
+    raise AttributeError(f"module 'olbench' has no attribute {name!r}")

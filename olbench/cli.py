@@ -8,6 +8,7 @@ stream, learner or comparator group selects the single cell); ``olbench --help``
 from __future__ import annotations
 
 import hashlib
+import shlex
 import sys
 import time
 from collections.abc import Sequence
@@ -19,6 +20,7 @@ from omegaconf import DictConfig, OmegaConf
 
 from olbench import schema as col
 from olbench.grid import run_grid
+from olbench.index import record
 from olbench.results import RunStore
 from olbench.tasks import CONF_DIR, GridError, Task, expand, single_cell, validate
 
@@ -32,15 +34,34 @@ def _is_single_cell(overrides: Sequence[str]) -> bool:
     return any(k.split(".", 1)[0] in CELL_GROUPS for k in keys)
 
 
+def _runs_single_cell(cfg: DictConfig, overrides: Sequence[str]) -> bool:
+    return _is_single_cell(overrides) or cfg.grid is None
+
+
 def build_tasks(cfg: DictConfig, overrides: Sequence[str] = ()) -> tuple[str, list[Task]]:
     """The experiment's name and its tasks, from a composed config."""
     common = dict(checkpoints=int(cfg.run.checkpoints), loss=cfg.loss,
                   cache_dir=cfg.run.cache_dir)
-    if _is_single_cell(overrides) or cfg.grid is None:
+    if _runs_single_cell(cfg, overrides):
         return "single", single_cell(cfg.stream, cfg.learner, cfg.comparator,
                                      seeds=list(cfg.run.seeds), **common)
     seeds = cfg.grid.get("seeds") or cfg.run.seeds  # an experiment declares its own seeds
     return cfg.name, expand(cfg.grid, experiment=cfg.name, seeds=list(seeds), **common)
+
+
+def described_grid(cfg: DictConfig, overrides: Sequence[str] = ()) -> tuple[str | None, str]:
+    """The question and the configuration text of what runs: an experiment's own, or for a
+    single cell its stream, learner, comparator, seeds and loss (never the default
+    experiment's question and grid, which did not run)."""
+    if not _runs_single_cell(cfg, overrides):
+        return cfg.question, OmegaConf.to_yaml(cfg.grid)
+    cell = {g: cfg[g] for g in CELL_GROUPS} | {"seeds": cfg.run.seeds, "loss": cfg.loss}
+    return None, OmegaConf.to_yaml(OmegaConf.create(cell))
+
+
+def command_line(overrides: Sequence[str]) -> str:
+    """The ``olbench`` command that reruns this grid (into the same folder)."""
+    return " ".join(["olbench", *map(shlex.quote, overrides)])
 
 
 def results_folder(cfg: DictConfig, name: str, tasks: list[Task]) -> Path:
@@ -76,9 +97,10 @@ def execute(cfg: DictConfig, overrides: Sequence[str] = ()) -> int:
     summary = summary_table(table)
     summary.to_csv(folder / "summary.csv", index=False)
     figures = make_figures(table, folder / "figures", tasks=tasks) if cfg.run.figures else []
-    report = write_report(table, folder, experiment=name, question=cfg.question,
-                          config_text=OmegaConf.to_yaml(cfg.grid) if cfg.grid else None,
-                          figures=figures, captions=captions())
+    question, config_text = described_grid(cfg, overrides)
+    report = write_report(table, folder, experiment=name, question=question,
+                          config_text=config_text, figures=figures, captions=captions())
+    record(folder, experiment=name, table=table, command=command_line(overrides))
     print(format_summary(summary))
     print(one_line_summary(name, table, time.perf_counter() - start))
     return _closing_lines(table, folder, report)
@@ -139,10 +161,54 @@ def list_datasets() -> int:
     return 0
 
 
+def list_choices(args: Sequence[str]) -> int:
+    """``olbench --list [group | group=key]``: the choices and their parameters."""
+    from olbench.listing import listing
+
+    try:
+        print(listing(args[0] if args else None))
+    except ValueError as error:
+        print(f"olbench --list: {error}", file=sys.stderr)
+        return 2
+    return 0
+
+
+def compare_folders(args: Sequence[str]) -> int:
+    """``olbench --compare A B [...] [--metric=regret] [--output-dir=results]``: one table
+    (printed, and compare.csv) and one figure of two or more results folders or experiments."""
+    from olbench.comparison import compare
+
+    options = dict(a[2:].split("=", 1) for a in args if a.startswith("--") and "=" in a)
+    sources = [a for a in args if not a.startswith("--")]
+    unknown = set(options) - {"metric", "output-dir"}
+    try:
+        if unknown:
+            raise ValueError(f"unknown options {sorted(unknown)}; use --metric=, --output-dir=")
+        result = compare(*sources, output_dir=options.get("output-dir", "results"),
+                         metric=options.get("metric", col.MISTAKE_RATE))
+    except (ValueError, FileNotFoundError) as error:
+        print(f"olbench --compare: {error}", file=sys.stderr)
+        return 2
+    print(result.text)
+    if result.figure is not None:
+        print(f"\nfigure: {result.figure}\ntable:  {result.figure.with_suffix('.csv')}")
+    return 0
+
+
 def main() -> None:
     """Console entry point (``olbench``)."""
+    from olbench.listing import check_overrides
+
     if sys.argv[1:] == ["--datasets"]:
         sys.exit(list_datasets())
+    if sys.argv[1:2] == ["--list"]:
+        sys.exit(list_choices(sys.argv[2:]))
+    if sys.argv[1:2] == ["--compare"]:
+        sys.exit(compare_folders(sys.argv[2:]))
+    unknown = check_overrides(sys.argv[1:])
+    if unknown:   # before Hydra, whose hint would be to append it with +
+        print(f"olbench: {unknown}", file=sys.stderr)
+        sys.exit(2)
     if not CONF_DIR.is_dir():  # pragma: no cover - a non-editable install
         sys.exit(f"olbench: config folder {CONF_DIR} not found; install with pip install -e .")
     _hydra_main()

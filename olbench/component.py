@@ -20,6 +20,7 @@ package imports all of its modules (see :func:`import_submodules`).
 
 from __future__ import annotations
 
+import ast
 import importlib
 import inspect
 import math
@@ -42,11 +43,24 @@ class UnknownNameError(KeyError):
 
 # --------------------------------------------------------------------------- constraints
 class Constraint:
+    """An allowed set of values; ``str`` and ``repr`` are its description.
+
+    >>> print(Interval(0, 1, low_open=True)); OneOf("pa", "pa1")
+    a number in (0, 1]
+    <one of 'pa', 'pa1'>
+    """
+
     def check(self, value: Any) -> bool:
         raise NotImplementedError
 
     def describe(self) -> str:
         raise NotImplementedError
+
+    def __str__(self) -> str:
+        return self.describe()
+
+    def __repr__(self) -> str:
+        return f"<{self.describe()}>"
 
 
 class Interval(Constraint):
@@ -150,6 +164,15 @@ def import_submodules(package_name: str, package_path) -> None:
 
 
 # --------------------------------------------------------------------------- component
+def _same(a: Any, b: Any) -> bool:
+    """Equal as parameter values: 1 and 1.0 are, True and 1 are not."""
+    if isinstance(a, bool) or isinstance(b, bool):
+        return a is b
+    if isinstance(a, numbers.Real) and isinstance(b, numbers.Real):
+        return float(a) == float(b)
+    return a == b
+
+
 def _fmt(value: Any) -> str:
     if isinstance(value, float):
         return repr(value)
@@ -158,12 +181,75 @@ def _fmt(value: Any) -> str:
     return str(value)
 
 
+def _short(value: Any) -> str:
+    """A parameter value as a display name shows it: numbers in ``%g`` form (1.0 -> 1).
+
+    >>> _short(1.0), _short(0.1), _short(1e-05), _short(True), _short("pa1"), _short((1.0, 2))
+    ('1', '0.1', '1e-05', 'True', 'pa1', '(1,2)')
+    """
+    if isinstance(value, float):
+        return f"{value:g}"
+    if isinstance(value, (list, tuple)):
+        return "(" + ",".join(_short(v) for v in value) + ")"
+    return str(value)
+
+
+def _split_top(text: str) -> list[str]:
+    """``text`` split at the commas outside brackets and parentheses."""
+    parts, depth, start = [], 0, 0
+    for i, char in enumerate(text):
+        if char in "([{":
+            depth += 1
+        elif char in ")]}":
+            depth -= 1
+        elif char == "," and depth == 0:
+            parts.append(text[start:i])
+            start = i + 1
+    return parts + [text[start:]]
+
+
+def _parse_value(text: str) -> Any:
+    try:
+        return ast.literal_eval(text)
+    except (ValueError, SyntaxError):
+        pass
+    try:
+        return float(text)   # inf, nan (repr of a float that literal_eval does not read)
+    except ValueError:
+        return text
+
+
+def parse_name(name: str) -> tuple[str, dict[str, Any]]:
+    """The class name and parameters of a :attr:`Component.name` (its inverse, for names of
+    numbers, booleans, None, tuples and plain strings).
+
+    >>> parse_name("PA[C=1.0,variant=pa1]")
+    ('PA', {'C': 1.0, 'variant': 'pa1'})
+    >>> parse_name("X[shape=(2,3),b=None]"), parse_name("Perceptron")
+    (('X', {'shape': (2, 3), 'b': None}), ('Perceptron', {}))
+    """
+    name = str(name)
+    head, bracket, rest = name.partition("[")
+    if not bracket or not rest.endswith("]"):
+        return name, {}
+    params = {}
+    for item in _split_top(rest[:-1]):
+        key, eq, value = item.partition("=")
+        if eq:
+            params[key] = _parse_value(value)
+    return head, params
+
+
 class Component:
     """Base class: keyword-only hyper-parameters, constraints, a name, and a registry key."""
 
     registry: ClassVar[Registry]
     key: ClassVar[str | None] = None
     constraints: ClassVar[Mapping[str, Constraint]] = {}
+    #: The short label of display names (default: the class name), e.g. ``"aROMMA"``.
+    display_label: ClassVar[str | None] = None
+    #: Parameters a display name always shows; the others show when not at their default.
+    display_params: ClassVar[tuple[str, ...]] = ()
 
     def __init_subclass__(cls, key: str | None = None, **kwargs: Any):
         super().__init_subclass__(**kwargs)
@@ -191,6 +277,40 @@ class Component:
 
     def __repr__(self) -> str:
         return self.name
+
+    # -- display names: short labels for tables and legends ------------------------------
+    @classmethod
+    def param_defaults(cls) -> dict[str, Any]:
+        """The default of each keyword-only hyper-parameter that has one."""
+        sig = inspect.signature(cls.__init__)
+        return {p.name: p.default for p in sig.parameters.values()
+                if p.kind is p.KEYWORD_ONLY and p.default is not p.empty}
+
+    @classmethod
+    def display_title(cls, params: Mapping[str, Any]) -> str:
+        """The label before the parentheses (a subclass may derive it from ``params``)."""
+        return cls.display_label or cls.__name__
+
+    @classmethod
+    def display_shown(cls, params: Mapping[str, Any]) -> list[str]:
+        """The parameters a display name shows: ``display_params``, and any other not at its
+        default (never the seed, a replicate rather than a setting)."""
+        defaults = cls.param_defaults()
+        return [k for k in params if k != "seed" and (
+            k in cls.display_params or k not in defaults or not _same(params[k], defaults[k]))]
+
+    @classmethod
+    def display(cls, params: Mapping[str, Any]) -> str:
+        """The short name of a component with ``params``, e.g. ``AROW (r=0.1)``."""
+        shown = ", ".join(f"{k}={_short(params[k])}" for k in cls.display_shown(params)
+                          if k in params)
+        title = cls.display_title(params)
+        return f"{title} ({shown})" if shown else title
+
+    @property
+    def display_name(self) -> str:
+        """Short name for tables and legends; :attr:`name` stays the key in the data."""
+        return self.display(self.get_params())
 
     def validate(self) -> None:
         """Check every hyper-parameter against its declared constraint."""

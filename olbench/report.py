@@ -25,11 +25,23 @@ import numpy as np
 import pandas as pd
 
 from olbench import schema as col
-from olbench.views import bound_flag, final_rows, label, natural_order, ok_rows, sorted_unique
+from olbench.views import (
+    bound_flag,
+    display_names,
+    final_rows,
+    label,
+    natural_order,
+    ok_rows,
+    sorted_unique,
+)
 
 KEYS = [col.STREAM, col.LEARNER, col.COMPARATOR]
 METRICS = (col.MISTAKE_RATE, col.CUM_LOSS, col.REGRET, col.UPDATES, col.TIME_S)
 NONE = "—"
+#: (metric, column title) of the summary shown to people, LIBOL's columns first
+SUMMARY_COLUMNS = ((col.MISTAKE_RATE, "mistake rate"), (col.UPDATES, "updates"),
+                   (col.TIME_S, "time (s)"), (col.CUM_LOSS, "cumulative loss"),
+                   (col.REGRET, "regret"))
 _STATUS_ORDER = {"violated": 0, "holds": 1, "skipped": 2}
 
 
@@ -93,17 +105,24 @@ def summary_table(table: pd.DataFrame) -> pd.DataFrame:
     return natural_order(out.reset_index(), KEYS)
 
 
+def short_names(values: pd.Series) -> pd.Series:
+    """The column's names as display names (:func:`olbench.views.display_names`)."""
+    return values.map(display_names(values.astype(str)), na_action="ignore").fillna(values)
+
+
 def display_summary(summary: pd.DataFrame) -> pd.DataFrame:
-    """The summary as strings for people: ``mean ± std`` cells, counts, the bound mark; the
-    comparator column only when it says something."""
-    cols = {col.STREAM: summary[col.STREAM], col.LEARNER: summary[col.LEARNER]}
+    """The summary as strings for people: short names (the full ones are in ``summary.csv``
+    and the report's grid), ``mean ± std`` cells as LIBOL's tables give them (mistake rate,
+    updates, time) and the loss-based ones, counts, the bound mark; the comparator column
+    only when it says something."""
+    cols = {col.STREAM: short_names(summary[col.STREAM]),
+            col.LEARNER: short_names(summary[col.LEARNER])}
     if summary[col.COMPARATOR].nunique() > 1:      # a single one is named in the grid
-        cols[col.COMPARATOR] = summary[col.COMPARATOR]
+        cols[col.COMPARATOR] = short_names(summary[col.COMPARATOR])
     cols["n"] = summary["n"].map(lambda v: NONE if pd.isna(v) else str(int(v)))
     cols["runs"] = summary["runs"].astype(int).astype(str)
     cols["errors"] = summary["errors"].astype(int).astype(str)
-    for metric, title in ((col.MISTAKE_RATE, "mistake rate"), (col.CUM_LOSS, "cumulative loss"),
-                          (col.REGRET, "regret")):
+    for metric, title in SUMMARY_COLUMNS:
         cols[title] = [mean_pm(m, s) for m, s in
                        zip(summary[f"{metric}_mean"], summary[f"{metric}_std"])]
     cols["bounds hold"] = summary["bounds_hold"]
@@ -142,30 +161,51 @@ def _latex_escape(text: str) -> str:
     return "".join(_LATEX.get(ch, ch) for ch in text)
 
 
-def latex_rows(summary: pd.DataFrame) -> str:
-    """LIBOL-style LaTeX rows: algorithm & mistake rate ± std & updates & time (s), one per
-    summary row; a ``% <stream>`` comment line starts each stream's rows.
+def _latex_pm(mean: float, std: float, fmt: str) -> str:
+    if pd.isna(mean):
+        return "--"    # LaTeX's en dash
+    return f"${mean:{fmt}}$" if pd.isna(std) else f"${mean:{fmt}} \\pm {std:{fmt}}$"
 
-    >>> s = pd.DataFrame({"learner": ["PA[C=1.0]"], "mistake_rate_mean": [0.25],
-    ...                   "mistake_rate_std": [0.01], "updates_mean": [120.0],
-    ...                   "time_s_mean": [0.0123]})
-    >>> print(latex_rows(s))
-    PA[C=1.0] & $0.2500 \\pm 0.0100$ & 120.0 & 0.0123 \\\\
+
+#: (metric, header, number format) of the LaTeX table: LIBOL's columns
+LATEX_COLUMNS = ((col.MISTAKE_RATE, "Mistake rate", ".4f"), (col.UPDATES, "Updates", ".1f"),
+                 (col.TIME_S, "Time (s)", ".4f"))
+
+
+def latex_table(summary: pd.DataFrame) -> str:
+    """A complete LIBOL-style ``tabular``: algorithm (short name), mistake rate, updates and
+    time, each mean ± sample std over seeds; a stream column when there are several streams.
+    These metrics do not depend on the comparator, so each learner appears once per stream.
+
+    >>> s = pd.DataFrame({"stream": ["S"], "learner": ["PA[C=1.0,variant=pa1]"],
+    ...                   "mistake_rate_mean": [0.25], "mistake_rate_std": [0.01],
+    ...                   "updates_mean": [120.0], "updates_std": [2.0],
+    ...                   "time_s_mean": [0.0123], "time_s_std": [float("nan")]})
+    >>> print(latex_table(s))
+    % stream: S; mean ± sample std over seeds at the final round
+    \\begin{tabular}{lrrr}
+    \\hline
+    Algorithm & Mistake rate & Updates & Time (s) \\\\
+    \\hline
+    PA-I (C=1) & $0.2500 \\pm 0.0100$ & $120.0 \\pm 2.0$ & $0.0123$ \\\\
+    \\hline
+    \\end{tabular}
     """
-    def num(v, fmt):
-        return NONE if pd.isna(v) else format(v, fmt)
-    lines, stream = [], None
-    for _, r in summary.iterrows():
-        if col.STREAM in r and r[col.STREAM] != stream:
-            stream = r[col.STREAM]
-            lines.append(f"% {stream}")
-        std = r.get("mistake_rate_std", np.nan)
-        rate = (NONE if pd.isna(r["mistake_rate_mean"]) else
-                f"${r['mistake_rate_mean']:.4f} \\pm {0.0 if pd.isna(std) else std:.4f}$")
-        lines.append(f"{_latex_escape(str(r['learner']))} & {rate} & "
-                     f"{num(r.get('updates_mean', np.nan), '.1f')} & "
-                     f"{num(r.get('time_s_mean', np.nan), '.4f')} \\\\")
-    return "\n".join(lines)
+    rows = summary.drop_duplicates([col.STREAM, col.LEARNER])
+    streams = short_names(rows[col.STREAM])
+    several = streams.nunique() > 1
+    head = (["Stream"] if several else []) + ["Algorithm"] + [h for _, h, _ in LATEX_COLUMNS]
+    align = ("l" if several else "") + "l" + "r" * len(LATEX_COLUMNS)
+    where = "" if several else f"stream: {', '.join(streams.unique())}; "
+    lines = [f"% {where}mean ± sample std over seeds at the final round",
+             f"\\begin{{tabular}}{{{align}}}", "\\hline", " & ".join(head) + " \\\\",
+             "\\hline"]
+    for (_, r), stream, learner in zip(rows.iterrows(), streams, short_names(rows[col.LEARNER])):
+        cells = ([_latex_escape(str(stream))] if several else []) + [_latex_escape(learner)]
+        cells += [_latex_pm(r.get(f"{m}_mean", np.nan), r.get(f"{m}_std", np.nan), fmt)
+                  for m, _, fmt in LATEX_COLUMNS]
+        lines.append(" & ".join(cells) + " \\\\")
+    return "\n".join(lines + ["\\hline", "\\end{tabular}"])
 
 
 # --------------------------------------------------------------------------- bound checks
@@ -325,9 +365,12 @@ def write_report(table: pd.DataFrame, out_dir, *, experiment: str, question: str
               if len(failed) else ["None: every run finished.", ""])
     parts += ["## Figures", "", *_figure_lines(figures, out_dir, captions or {}), ""]
     if "mistake_rate_mean" in summary and summary["mistake_rate_mean"].notna().any():
-        parts += ["## LaTeX rows", "",
-                  "LIBOL-style: algorithm & mistake rate ± std & updates & time (s).", "",
-                  "```latex", latex_rows(summary), "```"]
+        latex = latex_table(summary)
+        (out_dir / "summary.tex").write_text(latex + "\n", encoding="utf-8")
+        parts += ["## LaTeX table", "",
+                  "LIBOL-style, in `summary.tex`: mistake rate, updates and time, mean ± std "
+                  "over seeds (single seed: the value alone).", "",
+                  "```latex", latex, "```"]
     path = out_dir / "report.md"
     path.write_text("\n".join(parts).rstrip() + "\n", encoding="utf-8")
     return path

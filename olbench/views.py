@@ -15,6 +15,7 @@ per-checkpoint metrics repeat once per bound row, so curves use one row per (run
 
 from __future__ import annotations
 
+import functools
 import re
 
 import numpy as np
@@ -32,6 +33,47 @@ def drop_param(name: str, param: str = col.SEED) -> str:
     """
     out = re.sub(rf"(?<=[\[,]){re.escape(param)}=[^,\]]*(,|(?=\]))", "", str(name))
     return out.replace(",]", "]").replace("[]", "")
+
+
+@functools.cache
+def _classes_by_name() -> dict[str, type]:
+    from olbench.comparators import Comparator
+    from olbench.learners import Learner
+    from olbench.streams import Stream
+
+    return {cls.__name__: cls for family in (Comparator, Stream, Learner)
+            for _, cls in family.registry.items()}
+
+
+def display_name(name: str) -> str:
+    """The short name of a full component name, for tables and legends; the full name stays
+    the key in the data. Each class declares its short form (``display_label``,
+    ``display_params``, :meth:`~olbench.component.Component.display`); a name of no known
+    class comes back unchanged.
+
+    >>> display_name("PA[C=1.0,variant=pa1]"), display_name("AROW[r=0.1,a=1.0,diagonal=False]")
+    ('PA-I (C=1)', 'AROW (r=0.1)')
+    >>> display_name("Perceptron[eta=1.0,tie=novikoff]"), display_name("?")
+    ('Perceptron', '?')
+    """
+    from olbench.component import parse_name
+
+    title, params = parse_name(name)
+    cls = _classes_by_name().get(title)
+    return str(name) if cls is None else cls.display(params)
+
+
+def display_names(names) -> dict[str, str]:
+    """``{full name: short name}`` for the distinct names given; where two names would share a
+    short name (parameters that print alike), those keep their full names.
+
+    >>> list(display_names(["PA[C=1.0,variant=pa1]", "PA[C=1.0000001,variant=pa1]",
+    ...                     "Perceptron[eta=1.0,tie=novikoff]"]).values())
+    ['PA[C=1.0,variant=pa1]', 'PA[C=1.0000001,variant=pa1]', 'Perceptron']
+    """
+    short = {str(n): display_name(n) for n in dict.fromkeys(names)}
+    taken = pd.Series(list(short.values())).value_counts()
+    return {n: s if taken[s] == 1 else n for n, s in short.items()}
 
 
 def natural_key(name) -> tuple:

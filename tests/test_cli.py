@@ -30,8 +30,25 @@ def test_help_lists_groups_options_and_examples():
     out = olbench("--help")
     assert out.returncode == 0, out.stderr
     for text in ("learner: ", "stream: ", "comparator: ", "experiment: ", "run.n_jobs",
-                 "olbench experiment=novikoff", "perceptron", "pa_vs_arow_outliers"):
+                 "olbench experiment=novikoff", "perceptron", "pa_vs_arow_outliers",
+                 "olbench --list [learner | learner=pa]"):
         assert text in out.stdout, text
+
+
+def test_list_shows_parameters_with_defaults_and_ranges():
+    out = olbench("--list", "learner=pa")
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.splitlines()[1].split() == ["C", "1.0", "a", "number", "in", "(0,", "inf]"]
+    assert "<olbench.component" not in out.stdout
+
+
+def test_unknown_parameter_says_which_parameters_the_learner_has(tmp_path):
+    out = olbench("learner=pa", "learner.Cc=2", f"run.output_dir={tmp_path}")
+    assert out.returncode == 2
+    assert out.stderr.startswith("olbench: learner pa has no parameter 'Cc' (did you mean C?)")
+    assert "variant  pa1  one of 'pa', 'pa1', 'pa2'" in out.stderr
+    assert "+learner.Cc" not in out.stderr
+    assert not any(tmp_path.iterdir())  # nothing ran
 
 
 def test_unknown_learner_lists_the_choices():
@@ -62,11 +79,20 @@ def test_single_cell_writes_table_summary_report_and_figures(tmp_path):
     assert summary["mistake_rate_mean"].iloc[0] == pytest.approx(final["mistake_rate"].mean())
     report = (folder / "report.md").read_text()
     assert "PA[C=1.0,variant=pa1]" in report and "![" in report
-    assert "PA[C=1.0,variant=pa1] & $" in report  # the LaTeX rows
+    assert "\nPA-I (C=1) & $" in report  # the LaTeX table, with short names
+    assert "\\begin{tabular}" in (folder / "summary.tex").read_text()
+    assert "## Question" not in report and "How do the Perceptron" not in report
+    assert "flip_rate: 0.1" in report.split("## Configuration")[1]   # the cell that ran
     pngs = sorted(p.name for p in (folder / "figures").glob("*.png"))
     assert {"mistakes.png", "regret.png", "libol.png"} <= set(pngs)
-    assert "PA[C=1.0,variant=pa1]" in out.stdout  # the summary printed at the end
+    assert "PA-I (C=1)" in out.stdout and "updates" in out.stdout  # the summary at the end
     assert "single: 2 runs (2 ok, 0 failed); " in out.stdout
+    index = pd.read_csv(tmp_path / "index.csv")
+    assert index[["experiment", "name"]].values.tolist() == [["single", folder.name]]
+    assert index["command"].iloc[0].startswith("olbench learner=pa stream=noisy ")
+    assert (tmp_path / "latest" / "single").resolve() == folder.resolve()
+    out = olbench("--compare", str(folder), "single/nothing", f"--output-dir={tmp_path}")
+    assert out.returncode == 2 and "olbench --compare: " in out.stderr
 
 
 def test_showcase_default_run_from_cold_cache(tmp_path):

@@ -97,22 +97,41 @@ def test_format_summary_is_an_aligned_text_table(summary):
     starts = [m.start() for m in re.finditer(r"-+", lines[1])]
     header = lines[0]
     assert [header[s - 1] if s else " " for s in starts] == [" "] * len(starts)
-    assert any(LEARNERS["pa"] in line for line in lines)
+    assert any("PA-I (C=1)" in line for line in lines)     # short names for people
     values = _final_values(make_table(), "separable", "ogd", "mistake_rate")
     assert report.mean_pm(values.mean(), values.std(ddof=1)) in text
 
 
-def test_latex_rows_escape_and_format(summary):
-    lines = report.latex_rows(summary).splitlines()
-    assert [ln[2:] for ln in lines if ln.startswith("% ")] == list(summary["stream"].unique())
-    rows = [ln for ln in lines if not ln.startswith("% ")]
-    assert len(rows) == len(summary)
-    assert all(r.endswith("\\\\") and r.count(" & ") == 3 for r in rows)
-    ok = summary[summary["ok"] > 0].iloc[0]
-    assert rows[ok.name].startswith(ok["learner"].replace("_", "\\_") + " & ")
-    assert f"${ok['mistake_rate_mean']:.4f} \\pm {ok['mistake_rate_std']:.4f}$" in rows[ok.name]
-    s = pd.DataFrame({"learner": ["A_b&c"], "mistake_rate_mean": [np.nan]})
-    assert report.latex_rows(s) == "A\\_b\\&c & — & — & — \\\\"
+def test_terminal_summary_has_libols_columns_with_std_and_short_names(summary, table):
+    shown = report.display_summary(summary)
+    assert list(shown.columns[5:10]) == ["mistake rate", "updates", "time (s)",
+                                         "cumulative loss", "regret"]
+    row = shown[shown["learner"].eq("PA-I (C=1)") & shown["stream"].str.startswith("Noisy")]
+    assert len(row) == 1
+    for metric, title in (("updates", "updates"), ("time_s", "time (s)")):
+        values = _final_values(table, "noisy", "pa", metric)
+        assert row[title].iloc[0] == report.mean_pm(values.mean(), values.std(ddof=1))
+        assert " ± " in row[title].iloc[0]
+    assert LEARNERS["pa"] in set(summary["learner"])          # the data keeps the full name
+
+
+def test_latex_table_is_a_complete_tabular_with_short_labels_and_std(summary, table):
+    latex = report.latex_table(summary)
+    lines = latex.splitlines()
+    assert lines[1] == "\\begin{tabular}{llrrr}" and lines[-1] == "\\end{tabular}"
+    assert lines[2] == lines[4] == lines[-2] == "\\hline"
+    assert lines[3] == "Stream & Algorithm & Mistake rate & Updates & Time (s) \\\\"
+    rows = lines[5:-2]
+    # one row per (stream, learner): the metrics do not depend on the comparator
+    assert len(rows) == len(summary.drop_duplicates(["stream", "learner"]))
+    assert all(r.endswith(" \\\\") and r.count(" & ") == 4 for r in rows)
+    pa = [r for r in rows if r.startswith("Noisy") and " & PA-I (C=1) & " in r]
+    assert len(pa) == 1
+    rate, upd = (_final_values(table, "noisy", "pa", m) for m in ("mistake_rate", "updates"))
+    assert f"${rate.mean():.4f} \\pm {rate.std(ddof=1):.4f}$" in pa[0]
+    assert f"${upd.mean():.1f} \\pm {upd.std(ddof=1):.1f}$" in pa[0]
+    s = pd.DataFrame({"stream": ["S"], "learner": ["A_b&c"], "mistake_rate_mean": [np.nan]})
+    assert report.latex_table(s).splitlines()[5] == "A\\_b\\&c & -- & -- & -- \\\\"
 
 
 # --------------------------------------------------------------------------- bound checks
@@ -169,7 +188,7 @@ def test_write_report(table, tmp_path):
     assert "```yaml\nlearner: perceptron\nseeds: 3\n```" in text
     sections = re.findall(r"^## (.+)$", text, flags=re.M)
     assert sections == ["Question", "Grid", "Configuration", "Summary at the final checkpoint",
-                        "Bound checks", "Failed runs", "Figures", "LaTeX rows"]
+                        "Bound checks", "Failed runs", "Figures", "LaTeX table"]
     # The grid, derived from the table.
     assert "- **Seeds** (3): 0, 1, 2" in text
     assert "`Noisy[n=1000,d=5,gamma=0.1,R=1.0,flip_rate=0.05]` (n = 1000)" in text
@@ -191,6 +210,9 @@ def test_write_report(table, tmp_path):
     assert "Not drawn." not in text
     assert "regret.pdf" not in text
     assert str(tmp_path) not in text
+    # The LaTeX table, also written on its own.
+    assert (tmp_path / "summary.tex").read_text(encoding="utf-8").rstrip() in text
+    assert "\\begin{tabular}" in (tmp_path / "summary.tex").read_text(encoding="utf-8")
 
 
 def test_write_report_finds_figures_and_handles_a_clean_run(tmp_path):

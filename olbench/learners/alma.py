@@ -39,6 +39,7 @@ class ALMA(Learner, key="alma"):
     ([-0.4, 0.8], [3.0])
     """
 
+    display_params = ("alpha",)
     constraints = {"alpha": Interval(0, 1, low_open=True),
                    "B": Interval(0, inf, low_open=True, none_ok=True),
                    "C": Interval(0, inf, low_open=True), "variant": OneOf("paper", "libol")}

@@ -24,6 +24,7 @@ class AROW(CovarianceLearner, key="arow"):
 
     constraints = {"r": Interval(0, inf, low_open=True), "a": Interval(0, inf, low_open=True),
                    "diagonal": OneOf(False, True)}
+    display_params = ("r",)
     bounds = (AROW_MISTAKES,)   # it skips diagonal=True with that reason
 
     def __init__(self, *, r: float = 1.0, a: float = 1.0, diagonal: bool = False):
@@ -52,6 +53,7 @@ class AROWRegressor(AROW, key="arow_regression"):
     """
 
     task = "regression"
+    display_label = "AROW regression"
     bounds = ()
 
 
@@ -65,3 +67,5 @@ class RLS(AROWRegressor, key="rls"):
     >>> run(RLS(r=1.0, a=1.0), np.array([[1.0], [1.0]]), np.array([3.0, 3.0])).state["w"].tolist()
     [2.0]
     """
+
+    display_label = "RLS"

@@ -48,6 +48,7 @@ class CW(CovarianceLearner, key="cw"):
     [-0.499705, -0.163269]
     """
 
+    display_params = ("eta",)
     constraints = {"eta": Interval(0.5, 1, low_open=True, high_open=True),
                    "a": Interval(0, inf, low_open=True), "form": OneOf("stdev", "variance"),
                    "diagonal": OneOf(False, True)}

@@ -33,6 +33,7 @@ class NAROW(CovarianceLearner, key="narow"):
     [0.375, 0.0]
     """
 
+    display_params = ("b",)
     constraints = {"b": Interval(0, inf, low_open=True), "a": Interval(0, inf, low_open=True),
                    "libol": OneOf(False, True)}
 

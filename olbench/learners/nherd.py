@@ -25,6 +25,7 @@ class NHERD(CovarianceLearner, key="nherd"):
     [0.3333333333333333, 0.3333333333333333]
     """
 
+    display_params = ("C",)
     constraints = {"C": Interval(0, inf, low_open=True), "a": Interval(0, inf, low_open=True),
                    "diagonal": OneOf(False, True),
                    "diagonal_rule": OneOf("project", "exact", "drop")}

@@ -24,6 +24,7 @@ class OGD(Learner, key="ogd"):
     [0.5, -0.5]
     """
 
+    display_params = ("eta",)
     constraints = {"loss": OneOf(*rule.KERNELS), "eta": Interval(0, inf, low_open=True),
                    "schedule": OneOf("constant", "sqrt"),
                    "radius": Interval(0, inf, low_open=True, none_ok=True)}

@@ -8,6 +8,7 @@ from olbench.kernels import pa as rule
 from olbench.learners.base import Learner, vector_state
 
 _VARIANTS = ("pa", "pa1", "pa2")
+_TITLES = {"pa": "PA", "pa1": "PA-I", "pa2": "PA-II"}
 
 
 def step_size_params(C: float, variant: str) -> tuple[float, float]:
@@ -43,12 +44,28 @@ class PA(Learner, key="pa"):
     """
 
     constraints = {"C": Interval(0, inf, low_open=True), "variant": OneOf(*_VARIANTS)}
+    display_params = ("C",)
     bounds = (PA_SEPARABLE.where(variant="pa"), PA1_MISTAKES.where(variant="pa1"),
               PA2_SQUARED_LOSS.where(variant="pa2"))
 
     def __init__(self, *, C: float = 1.0, variant: str = "pa1"):
         self.C = C
         self.variant = variant
+
+    @classmethod
+    def display_title(cls, params):
+        """PA, PA-I or PA-II, as the paper names the variants.
+
+        >>> PA(C=0.1, variant="pa2").display_name, PA(variant="pa").display_name
+        ('PA-II (C=0.1)', 'PA')
+        """
+        variant = params.get("variant", cls.param_defaults()["variant"])
+        return _TITLES.get(variant, f"PA[{variant}]")
+
+    @classmethod
+    def display_shown(cls, params):
+        unused = {"variant"} | ({"C"} if params.get("variant") == "pa" else set())
+        return [k for k in super().display_shown(params) if k not in unused]
 
     def kernel(self):
         return rule.CLASSIFICATION
@@ -78,6 +95,10 @@ class PARegressor(PA, key="pa_regression"):
     def __init__(self, *, C: float = 1.0, variant: str = "pa1", epsilon: float = 0.1):
         super().__init__(C=C, variant=variant)
         self.epsilon = epsilon
+
+    @classmethod
+    def display_title(cls, params):
+        return super().display_title(params) + " regression"
 
     def kernel(self):
         return rule.REGRESSION

@@ -66,6 +66,7 @@ class AggressiveROMMA(Learner, key="aromma"):
     [0.8, 0.4]
     """
 
+    display_label = "aROMMA"
     constraints = {"variant": OneOf("paper", "libol")}
     bounds = (ROMMA_SEPARABLE,)
 

@@ -30,6 +30,8 @@ class SCW(CovarianceLearner, key="scw"):
     [0.0, 0.05, -0.103261]
     """
 
+    display_label = "SCW-I"
+    display_params = ("C", "eta")
     constraints = {"C": Interval(0, inf, low_open=True),
                    "eta": Interval(0.5, 1, low_open=True, high_open=True),
                    "a": Interval(0, inf, low_open=True), "diagonal": OneOf(False, True)}
@@ -67,6 +69,7 @@ class SCW2(SCW, key="scw2"):
     [-0.165903, -0.341462]
     """
 
+    display_label = "SCW-II"
     constraints = {**SCW.constraints, "libol": OneOf(False, True)}
 
     def __init__(self, *, C: float = 1.0, eta: float = 0.9, a: float = 1.0,

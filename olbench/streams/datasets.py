@@ -93,6 +93,15 @@ plus stream.negative_label=<class> for a pair (the other rows are dropped)
     constraints = {**REAL_DATA_CONSTRAINTS, "split": OneOf(*SPLITS),
                    "data_dir": IsInstance(str, Path, none_ok=True)}
 
+    @classmethod
+    def display_title(cls, params):
+        """The dataset's own name: ``svmguide3 (order=permuted)``."""
+        return str(params.get("name", cls.__name__))
+
+    @classmethod
+    def display_shown(cls, params):
+        return [k for k in super().display_shown(params) if k != "name"]
+
     def __init__(self, *, name: str, split: str = "train", positive_label: Any = None,
                  negative_label: Any = None, order: str = "file", seed: int = 0,
                  normalize: bool = False, standardize: bool = False, bias: bool = False,

@@ -102,6 +102,7 @@ class _MarginRadius(InMemoryStream):
     constraints = {"n": _N, "d": _N, "gamma": Interval(0, math.inf),
                    "R": Interval(0, math.inf, low_open=True), "distribution": OneOf(*DISTRIBUTIONS),
                    "seed": _SEED, "bias": OneOf(True, False)}
+    display_params = ("gamma",)
 
     def _check_margin_radius(self) -> None:
         self.validate()
@@ -300,6 +301,8 @@ class NovikoffTight(InMemoryStream, key="novikoff_tight"):
     >>> s.meta.margin, (s.meta.radius / s.meta.margin) ** 2
     (0.5, 16.0)
     """
+
+    display_params = ("k",)
 
     constraints = {"k": _N, "R": Interval(0, math.inf, low_open=True),
                    "passes": _N, "seed": _SEED}

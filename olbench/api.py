@@ -1,0 +1,199 @@
+"""The notebook API: one call runs what the ``olbench`` command runs and returns its results.
+
+:func:`run_experiment` takes what the command line takes (an experiment, seeds, Hydra
+overrides, or the same as keyword arguments), runs it through the same code (same results
+folder, so a re-run resumes, same report, same index entry) and returns a :class:`Results`:
+the tidy table, the summary, the figures, the LaTeX table and the folder. :func:`load_results`
+opens a folder written earlier (by path, or an experiment's latest).
+
+>>> import tempfile
+>>> res = run_experiment(learner="pa", stream="separable", seeds=[0, 1], quiet=True,
+...                      output_dir=tempfile.mkdtemp(), figures=False, n_jobs=1,
+...                      **{"stream.n": 200, "learner.C": 0.5})
+>>> res.status, res.table["run_id"].nunique(), res.summary["learner"].tolist()
+(0, 2, ['PA[C=0.5,variant=pa1]'])
+>>> res.latex.splitlines()[5].startswith("PA-I (C=0.5) & $")
+True
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import io
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from olbench.index import resolve
+from olbench.results import read_results
+
+
+def _literal(value: Any) -> str:
+    """A Python value as a Hydra override value.
+
+    >>> _literal(True), _literal(None), _literal([0, 1]), _literal(0.5), _literal("pa")
+    ('true', 'null', '[0,1]', '0.5', 'pa')
+    """
+    if isinstance(value, bool):
+        return str(value).lower()
+    if value is None:
+        return "null"
+    if isinstance(value, (list, tuple)):
+        return "[" + ",".join(map(_literal, value)) + "]"
+    return str(value)
+
+
+def _flatten(params: Mapping[str, Any], prefix: str = "") -> list[str]:
+    """Keyword arguments as overrides; a group's mapping may choose its config with ``key``.
+
+    >>> _flatten({"stream": {"key": "noisy", "n": 300}, "learner": {"C": 2}, "loss": "hinge"})
+    ['stream=noisy', 'stream.n=300', 'learner.C=2', 'loss=hinge']
+    """
+    out = []
+    for key, value in params.items():
+        if isinstance(value, Mapping):
+            value = dict(value)
+            if not prefix and "key" in value:
+                out.append(f"{key}={value.pop('key')}")
+            out += _flatten(value, f"{prefix}{key}.")
+        else:
+            out.append(f"{prefix}{key}={_literal(value)}")
+    return out
+
+
+def overrides_for(experiment: str | None = None, *, seeds: Iterable[int] | None = None,
+                  overrides: Iterable[str] = (), **params: Any) -> list[str]:
+    """The command-line overrides of a :func:`run_experiment` call: ``olbench`` + these
+    is the same run. Seeds go to the experiment's grid (``grid.seeds``), or to ``run.seeds``
+    for a single cell.
+
+    >>> overrides_for("novikoff", seeds=[0, 1], run={"n_jobs": 1})
+    ['experiment=novikoff', 'run.n_jobs=1', 'grid.seeds=[0,1]']
+    >>> overrides_for(learner="pa", seeds=[3], overrides=["learner.C=2"])
+    ['learner=pa', 'learner.C=2', 'run.seeds=[3]']
+    """
+    from olbench.cli import _is_single_cell
+
+    out = ([f"experiment={experiment}"] if experiment else []) + _flatten(params)
+    out += list(overrides)
+    if seeds is not None:
+        where = "run" if _is_single_cell(out) else "grid"
+        out.append(f"{where}.seeds={_literal(list(seeds))}")
+    return out
+
+
+def run_experiment(experiment: str | None = None, *, seeds: Iterable[int] | None = None,
+                   overrides: Iterable[str] = (), output_dir: str | Path | None = None,
+                   n_jobs: int | None = None, figures: bool = True, quiet: bool = False,
+                   **params: Any) -> Results:
+    """Run an experiment (``"novikoff"``), or a single cell (``learner="pa", stream="noisy"``),
+    as ``olbench`` would, and return its :class:`Results`.
+
+    ``overrides``: Hydra overrides as on the command line (``["learner.eta=0.5"]``);
+    ``params``: the same as keywords: a config per group (``learner="pa"``), a mapping per
+    group that may name the config (``stream={"key": "noisy", "n": 500}``), or dotted
+    (``**{"stream.n": 500}``); ``seeds``: the experiment's seeds (or the cell's);
+    ``output_dir``, ``n_jobs``, ``figures``: ``run.output_dir``, ``run.n_jobs``,
+    ``run.figures``; ``quiet``: do not print the summary. Bad names or parameters raise
+    ``ValueError`` before anything runs. The progress bar is off.
+    """
+    from hydra import compose, initialize_config_dir
+
+    from olbench.cli import build_tasks, command_line, execute, results_folder
+    from olbench.listing import check_overrides
+    from olbench.tasks import CONF_DIR
+
+    run = {"progress": False, "figures": figures}
+    run |= {"output_dir": str(output_dir)} if output_dir is not None else {}
+    run |= {"n_jobs": n_jobs} if n_jobs is not None else {}
+    args = overrides_for(experiment, seeds=seeds, overrides=overrides, **params)
+    args += [o for o in _flatten({"run": run}) if o.split("=")[0] not in
+             {a.split("=")[0] for a in args}]
+    unknown = check_overrides(args)
+    if unknown:
+        raise ValueError(unknown)
+    with initialize_config_dir(config_dir=str(CONF_DIR), version_base=None):
+        cfg = compose("config", overrides=args)
+    name, tasks = build_tasks(cfg, args)
+    folder = results_folder(cfg, name, tasks)
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out) if quiet else contextlib.nullcontext():
+        status = execute(cfg, args)
+    return Results(folder, status=status, command=command_line(args))
+
+
+def load_results(spec: str | Path, output_dir: str | Path = "results") -> Results:
+    """The results of a folder (a path, or ``experiment/name`` under ``output_dir``) or an
+    experiment's latest run."""
+    return Results(resolve(spec, output_dir))
+
+
+@dataclass
+class Results:
+    """The outputs of one results folder, read when first asked for.
+
+    ``table``: the tidy results table (one row per run x checkpoint x bound); ``summary``:
+    learner x stream x comparator at the final checkpoint (full names, mean and std columns);
+    ``figures``: the PNG paths (:meth:`draw` redraws them); ``latex``: the LaTeX tabular;
+    ``report``: the path of report.md; ``status``: the command's exit status (0: every run
+    ok, no bound violated; None when loaded from disk).
+    """
+
+    folder: Path
+    status: int | None = None
+    command: str | None = None
+
+    def __post_init__(self):
+        self.folder = Path(self.folder)
+
+    @functools.cached_property
+    def table(self) -> pd.DataFrame:
+        return read_results(self.folder)
+
+    @functools.cached_property
+    def summary(self) -> pd.DataFrame:
+        from olbench.report import summary_table
+
+        return summary_table(self.table)
+
+    @property
+    def summary_text(self) -> str:
+        """The summary as the terminal shows it (short names, mean ± std)."""
+        from olbench.report import format_summary
+
+        return format_summary(self.summary)
+
+    @property
+    def figures(self) -> list[Path]:
+        return sorted((self.folder / "figures").glob("*.png"))
+
+    def draw(self, out_dir: str | Path | None = None) -> list[Path]:
+        """Draw the figures of the table (into ``figures/`` by default); returns their paths."""
+        from olbench.figures import make_figures
+
+        return make_figures(self.table, Path(out_dir or self.folder / "figures"))
+
+    @property
+    def latex(self) -> str:
+        from olbench.report import latex_table
+
+        tex = self.folder / "summary.tex"
+        return tex.read_text(encoding="utf-8").rstrip() if tex.exists() else latex_table(
+            self.summary)
+
+    @property
+    def report(self) -> Path:
+        return self.folder / "report.md"
+
+    def __repr__(self) -> str:
+        return f"Results({str(self.folder)!r}, status={self.status})"
+
+    def _repr_html_(self) -> str:   # a notebook shows the summary
+        from olbench.report import display_summary
+
+        return f"<p><code>{self.folder}</code></p>" + display_summary(self.summary).to_html(
+            index=False)
