@@ -40,7 +40,7 @@ def build_tasks(cfg: DictConfig, overrides: Sequence[str] = ()) -> tuple[str, li
     common = dict(checkpoints=int(cfg.run.checkpoints), loss=cfg.loss,
                   cache_dir=cfg.run.cache_dir)
     if _is_single_cell(overrides) or cfg.grid is None:
-        return "single", single_cell(cfg.stream, cfg.learner, cfg.comparator,
+        return "single", single_cell(cfg.stream, cfg.learner, cfg.get("comparator"),
                                      seeds=list(cfg.run.seeds), **common)
     seeds = cfg.grid.get("seeds") or cfg.run.seeds  # an experiment declares its own seeds
     return cfg.name, expand(cfg.grid, experiment=cfg.name, seeds=list(seeds), **common)

@@ -186,11 +186,13 @@ def run_grid(tasks: list[Task], folder: str | Path, *, n_jobs: int = -1,
             with _backend(backend, n_jobs, scheduler):
                 _compute(_claimed(todo, store, locks, force, busy), store, locks, len(todo),
                          batch_size, progress, desc)
-                if busy:
-                    print(f"olbench: waiting for {len(busy)} run(s) that another olbench "
+                pending = [t for t in busy if force or not store.is_finished(t.run_id)]
+                store.rejected.clear()  # a file read mid-write by its owner is not corrupt
+                if pending:
+                    print(f"olbench: waiting for {len(pending)} run(s) that another olbench "
                           f"process is computing in {store.folder}", file=sys.stderr)
-                    _compute(_claimed(busy, store, locks, force, wait=True), store, locks,
-                             len(busy), batch_size, progress, f"{desc}: after waiting")
+                    _compute(_claimed(pending, store, locks, force, wait=True), store, locks,
+                             len(pending), batch_size, progress, f"{desc}: after waiting")
         finally:
             locks.release_all()
     table = store.merge([t.run_id for t in tasks])
