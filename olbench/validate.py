@@ -125,9 +125,25 @@ RUN_CHECKS: dict[str, Callable[[Any], str | None]] = {
     "scheduler": _optional_text, "name": _optional_text}
 
 
+def _unknown_keys(cfg: DictConfig) -> list[str]:
+    """Keys added with ``+key=value`` that nothing reads (a typo would be ignored silently)."""
+    from olbench.tasks import CONF_DIR
+
+    known_top = {*OmegaConf.load(CONF_DIR / "config.yaml"), "stream", "learner", "comparator",
+                 "run"} - {"defaults", "hydra"}
+    known_run = set(OmegaConf.load(CONF_DIR / "run" / "default.yaml"))
+    lines = [f"{key}={_show(cfg[key])}: unknown option; options: {', '.join(sorted(known_top))}"
+             for key in cfg if key not in known_top]
+    run = cfg.get("run")
+    if isinstance(run, DictConfig):
+        lines += [f"run.{key}={_show(run[key])}: unknown option; run options: "
+                  f"{', '.join(sorted(known_run))}" for key in run if key not in known_run]
+    return lines
+
+
 def config_problems(cfg: DictConfig) -> list[str]:
     """Every problem of the config outside the components, as ``key=value: what is wrong``."""
-    problems = []
+    problems = _unknown_keys(cfg)
 
     def check(key: str, value: Any, rule: Callable[[Any], str | None]) -> None:
         problem = rule(value)

@@ -6,7 +6,11 @@ file readers, configuration) plus property-based cases generated with hypothesis
 from __future__ import annotations
 
 import math
+import os
 import re
+import subprocess
+import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -22,6 +26,7 @@ from olbench.component import Interval
 from olbench.streams import make_stream
 from olbench.validate import config_problems
 
+ROOT = Path(__file__).resolve().parents[1]
 X = np.array([[1.0, 0.5], [-1.0, 0.2], [0.8, 1.0], [0.1, -0.3]])
 Y = np.array([1.0, -1.0, 1.0, -1.0])
 INF, NAN = math.inf, math.nan
@@ -146,6 +151,8 @@ FILE_CASES = [
      r":3: expected 3 fields \(a, b, y\), found 2"),
     ("multi.csv", b"a,y\n1,3\n2,1\n3,2\n", "csv", {"label_column": "y"},
      r": labels seen \{1, 2, 3\} are not a known binary coding"),
+    ("numeric.csv", b"a,y\n1,3\n2,1\n3,2\n", "csv", {"label_column": "y", "positive_label": "x"},
+     r": positive_label='x' is not among the labels seen \{1, 2, 3\}"),
     ("mixed.csv", b"a,y\n1,1\n2,M\n3,B\n", "csv", {"label_column": "y", "positive_label": "Q"},
      r": positive_label='Q' is not among the labels seen \{1, 'B', 'M'\}"),
 ]
@@ -252,6 +259,15 @@ def test_grid_seeds_and_loss_are_checked_too():
         "logistic, squared, squared_hinge, zero_one"]
 
 
+def test_unknown_options_are_not_ignored():
+    cfg = _cfg(n_job=3)
+    cfg.colour = "red"
+    problems = config_problems(cfg)
+    assert problems[0].startswith("colour='red': unknown option; options: comparator, grid, ")
+    assert problems[1].startswith("run.n_job=3: unknown option; run options: backend, ")
+    assert "n_jobs" in problems[1] and len(problems) == 2
+
+
 # --------------------------------------------------------------------------- properties
 FAST = settings(max_examples=30, deadline=None,
                 suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -302,3 +318,38 @@ def test_a_bad_token_in_any_svmlight_line_is_located(tmp_path_factory, lines, ba
     path.write_text("\n".join(text) + "\n")
     with pytest.raises(ValueError, match=rf"{re.escape(str(path))}:{where + 1}: "):
         make_stream("libsvm", path=str(path)).meta
+
+
+# --------------------------------------------------------------------------- the command
+def _olbench(*args: str, cwd) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-c", "from olbench.cli import main; main()", *args],
+                          cwd=ROOT, capture_output=True, text=True, timeout=300,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+
+
+def test_cli_lists_every_config_problem_and_runs_nothing(tmp_path):
+    out = _olbench("run.n_jobs=0", "run.backend=foo", "run.batch_size=0", "run.seeds=[]",
+                   "run.checkpoints=-5", f"run.output_dir={tmp_path}", cwd=tmp_path)
+    assert out.returncode == 2, out.stderr[-2000:]
+    assert "olbench: invalid configuration (5 problems):" in out.stderr
+    for line in ("run.n_jobs=0: ", "run.backend='foo': ", "run.batch_size=0: ",
+                 "run.seeds=[]: is empty", "run.checkpoints=-5: "):
+        assert f"\n  {line}" in out.stderr, line
+    assert "Traceback" not in out.stderr and not any(tmp_path.iterdir())
+
+
+def test_cli_reports_a_grid_whose_runs_all_fail(tmp_path):
+    missing = tmp_path / "missing.svm"
+    out = _olbench("stream=libsvm", f"stream.path={missing}", "run.seeds=[0,1,2]",
+                   "run.n_jobs=1", "run.figures=false", "run.progress=false",
+                   f"run.output_dir={tmp_path}", cwd=tmp_path)
+    assert out.returncode == 1, out.stderr[-2000:]
+    assert "Traceback" not in out.stderr and "nan on nan" not in out.stderr
+    assert "every run FAILED" in out.stderr
+    assert (f"3 of 3 runs FAILED (1 distinct error):\n  3 x error: FileNotFoundError: data file "
+            f"not found: '{missing}'\n      first: run ") in out.stderr
+    assert "(perceptron on libsvm, seed " in out.stderr
+    (report,) = tmp_path.glob("single/*/report.md")
+    text = report.read_text()
+    assert "## Failed runs" in text and "3 of 3 runs failed, 1 distinct error(s)" in text
+    assert f"data file not found: '{missing}' | 3 |" in text
