@@ -188,6 +188,9 @@ def run(learner, X: Any, y: Any = None, *, loss: str | Loss | None = None,
     timing_points = _check_checkpoints(checkpoints)
     task = learner.task
     loss_fn = loss if isinstance(loss, Loss) else get_loss(loss or DEFAULT_LOSS[task])
+    if loss_fn.task == "classification" and task == "regression":  # y m means nothing for real y
+        raise ValueError(f"loss={loss_fn.name!r} is a classification loss (of y_t p_t) but "
+                         f"{learner.name} is a regression learner; use a regression loss")
     labels = RunLabels(task)
     kernel = learner.kernel()
     margins: list[np.ndarray] = []

@@ -79,6 +79,10 @@ API_CASES = {
     "eta=nan": (lambda: run(make_learner("perceptron", eta=NAN), X, Y),
                 r"invalid eta=nan; eta must be a number in \(0, inf\)"),
     "r=inf": (lambda: run(make_learner("arow", r=INF), X, Y), r"invalid r=inf"),
+    "a classification loss on a regression run": (
+        lambda: run(make_learner("pa_regression"), X, 2.5 * Y, loss="hinge"),
+        r"loss='hinge' is a classification loss \(of y_t p_t\) but PARegressor\[.*\] is a "
+        r"regression learner"),
     "NaN label in learn_one": (lambda: make_learner("pa").learn_one([1.0, 2.0], NAN),
                                r"found labels not allowed: \[nan\]"),
 }
