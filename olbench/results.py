@@ -119,7 +119,7 @@ def read_verified(path: Path, columns: list[str] | None = None) -> pd.DataFrame:
     if problem is None:
         try:
             return pd.read_parquet(path, columns=columns)
-        except Exception as error:  # noqa: BLE001 - any reader error means "cannot trust it"
+        except Exception as error:  # any reader error means "cannot trust it"
             problem = f"unreadable ({type(error).__name__}: {error})"
     raise CorruptResultError(f"{path}: {problem}")
 
