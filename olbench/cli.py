@@ -60,7 +60,7 @@ def execute(cfg: DictConfig, overrides: Sequence[str] = ()) -> int:
     from olbench.figures import captions, make_figures
     from olbench.report import format_summary, summary_table, write_report
 
-    problems = config_problems(cfg)
+    problems = config_problems(cfg, overrides, _is_single_cell(overrides))
     if problems:
         raise GridError("invalid configuration (" + str(len(problems)) + " problem"
                         + "s" * (len(problems) > 1) + "):\n  " + "\n  ".join(problems))

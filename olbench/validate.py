@@ -17,7 +17,7 @@ run.seeds=[0, -1]: seeds must be integers in [0, 2^63 - 1]; -1 is not
 from __future__ import annotations
 
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -141,9 +141,21 @@ def _unknown_keys(cfg: DictConfig) -> list[str]:
     return lines
 
 
-def config_problems(cfg: DictConfig) -> list[str]:
-    """Every problem of the config outside the components, as ``key=value: what is wrong``."""
+def config_problems(cfg: DictConfig, overrides: Sequence[str] = (),
+                    single_cell: bool = False) -> list[str]:
+    """Every problem of the config outside the components, as ``key=value: what is wrong``.
+
+    ``overrides``: the command line's; ``run.seeds`` given there for an experiment that
+    declares its own ``grid.seeds`` would be ignored, so it is a problem (unless the command
+    runs a single cell, which uses ``run.seeds``)."""
     problems = _unknown_keys(cfg)
+    grid = cfg.get("grid")
+    given = {o.split("=", 1)[0].lstrip("+~") for o in overrides}
+    if ("run.seeds" in given and not single_cell and isinstance(grid, DictConfig)
+            and grid.get("seeds") is not None):
+        problems.append(f"run.seeds={_show(cfg.run.seeds)}: this experiment declares its own "
+                        f"grid.seeds={_show(grid.seeds)}, which is what would run; override "
+                        f"grid.seeds instead")
 
     def check(key: str, value: Any, rule: Callable[[Any], str | None]) -> None:
         problem = rule(value)
@@ -154,7 +166,6 @@ def config_problems(cfg: DictConfig) -> list[str]:
     for option, rule in RUN_CHECKS.items():
         if option in run:
             check(f"run.{option}", run[option], rule)
-    grid = cfg.get("grid")
     if isinstance(grid, DictConfig) and grid.get("seeds") is not None:
         check("grid.seeds", grid.seeds, seeds_problem)
     if "loss" in cfg:

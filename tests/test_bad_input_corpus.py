@@ -263,6 +263,15 @@ def test_grid_seeds_and_loss_are_checked_too():
         "logistic, squared, squared_hinge, zero_one"]
 
 
+def test_run_seeds_that_an_experiment_would_ignore_are_refused():
+    cfg = _cfg(seeds=[3, 4])
+    cfg.grid = {"seeds": [0, 1]}
+    assert config_problems(cfg, ["experiment=novikoff", "run.seeds=[3,4]"]) == [
+        "run.seeds=[3, 4]: this experiment declares its own grid.seeds=[0, 1], which is what "
+        "would run; override grid.seeds instead"]
+    assert config_problems(cfg, ["run.seeds=[3,4]"], single_cell=True) == []
+
+
 def test_unknown_options_are_not_ignored():
     cfg = _cfg(n_job=3)
     cfg.colour = "red"
@@ -332,8 +341,9 @@ def _olbench(*args: str, cwd) -> subprocess.CompletedProcess:
 
 
 def test_cli_lists_every_config_problem_and_runs_nothing(tmp_path):
-    out = _olbench("run.n_jobs=0", "run.backend=foo", "run.batch_size=0", "run.seeds=[]",
-                   "run.checkpoints=-5", f"run.output_dir={tmp_path}", cwd=tmp_path)
+    out = _olbench("learner=pa", "run.n_jobs=0", "run.backend=foo", "run.batch_size=0",
+                   "run.seeds=[]", "run.checkpoints=-5", f"run.output_dir={tmp_path}",
+                   cwd=tmp_path)
     assert out.returncode == 2, out.stderr[-2000:]
     assert "olbench: invalid configuration (5 problems):" in out.stderr
     for line in ("run.n_jobs=0: ", "run.backend='foo': ", "run.batch_size=0: ",
