@@ -23,8 +23,9 @@ from typing import Any
 
 from omegaconf import DictConfig, ListConfig, OmegaConf
 
-#: joblib backends (plus Dask, set up by olbench.grid)
-BACKENDS = ("dask", "loky", "multiprocessing", "sequential", "threading")
+#: the joblib backends that can return results as they finish (what olbench.grid needs;
+#: joblib's "multiprocessing" cannot), plus Dask, set up by olbench.grid
+BACKENDS = ("dask", "loky", "sequential", "threading")
 MAX_SEED = 2**63 - 1
 
 

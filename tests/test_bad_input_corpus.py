@@ -226,8 +226,8 @@ def _cfg(**run):
 CONFIG_CASES = [
     ({"n_jobs": 0}, "run.n_jobs=0: must be a non-zero integer"),
     ({"n_jobs": "abc"}, "run.n_jobs='abc': must be a non-zero integer"),
-    ({"backend": "foo"}, "run.backend='foo': must be one of dask, loky, multiprocessing, "
-                         "sequential, threading"),
+    ({"backend": "foo"}, "run.backend='foo': must be one of dask, loky, sequential, threading"),
+    ({"backend": "multiprocessing"}, "run.backend='multiprocessing': must be one of dask, loky"),
     ({"batch_size": 0}, "run.batch_size=0: must be 'auto' or an integer >= 1"),
     ({"seeds": []}, "run.seeds=[]: is empty"),
     ({"seeds": [-1]}, "run.seeds=[-1]: seeds must be integers in [0, 2^63 - 1]; -1 is not"),
