@@ -317,10 +317,7 @@ def write_report(table: pd.DataFrame, out_dir, *, experiment: str, question: str
     if config_text:
         parts += ["## Configuration", "", "```yaml", config_text.rstrip(), "```", ""]
     if not finished:  # nothing to summarise or check: what went wrong is the whole report
-        parts += failed_runs_section(table)
-        path = out_dir / "report.md"
-        path.write_text("\n".join(parts).rstrip() + "\n", encoding="utf-8")
-        return path
+        return _write_markdown(out_dir / "report.md", parts + failed_runs_section(table))
     parts += ["## Summary at the final checkpoint", "",
               "Mean ± sample std (ddof = 1) over the ok runs (seeds) at each run's final round; "
               "*bounds hold*: y if every bound check at every checkpoint held, n if any was "
@@ -347,6 +344,9 @@ def write_report(table: pd.DataFrame, out_dir, *, experiment: str, question: str
         parts += ["## LaTeX rows", "",
                   "LIBOL-style: algorithm & mistake rate ± std & updates & time (s).", "",
                   "```latex", latex_rows(summary), "```"]
-    path = out_dir / "report.md"
+    return _write_markdown(out_dir / "report.md", parts)
+
+
+def _write_markdown(path: Path, parts: list[str]) -> Path:
     path.write_text("\n".join(parts).rstrip() + "\n", encoding="utf-8")
     return path
