@@ -110,6 +110,8 @@ STREAM_CASES = [
     ("drift", {"angle": -INF}, "Drift: invalid angle=-inf"),
     ("linear_regression", {"noise": INF}, "LinearRegression: invalid noise=inf"),
     ("sinc", {"high": INF}, "Sinc: invalid high=inf"),
+    ("drift", {"n": 100, "mode": "switch", "switch_at": [2.5]},
+     r"Drift: switch_at=\[2.5\] must be increasing rounds strictly between 0 and n=100"),
     ("separable", {"m": 3}, r"stream 'separable' has no parameter m; its parameters: R, bias"),
 ]
 
