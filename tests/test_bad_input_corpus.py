@@ -335,6 +335,21 @@ def test_a_bad_token_in_any_svmlight_line_is_located(tmp_path_factory, lines, ba
         make_stream("libsvm", path=str(path)).meta
 
 
+@FAST
+@given(rows=st.lists(st.tuples(st.floats(-1e6, 1e6), st.floats(-1e6, 1e6),
+                               st.sampled_from(["1", "-1"])), min_size=1, max_size=8),
+       bad=st.sampled_from(["inf", "-inf", "1e400", "abc", "", "nan"]), data=st.data())
+def test_a_bad_cell_in_any_csv_row_is_located(tmp_path_factory, rows, bad, data):
+    lines = [f"{a!r},{b!r},{y}" for a, b, y in rows]
+    where = data.draw(st.integers(0, len(lines) - 1))
+    a, _, y = rows[where]
+    lines[where] = f"{a!r},{bad},{y}"
+    path = tmp_path_factory.mktemp("csv") / "f.csv"
+    path.write_text("a,b,y\n" + "\n".join(lines) + "\n")
+    with pytest.raises(ValueError, match=rf"{re.escape(str(path))}:{where + 2}: column 'b': "):
+        make_stream("csv", path=str(path), label_column="y").meta
+
+
 # --------------------------------------------------------------------------- the command
 def _olbench(*args: str, cwd) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-c", "from olbench.cli import main; main()", *args],
