@@ -19,10 +19,13 @@ from hydra.core.hydra_config import HydraConfig
 from omegaconf import DictConfig, OmegaConf
 
 from olbench import schema as col
+from olbench.failures import failure_lines
 from olbench.grid import run_grid
 from olbench.index import record
+from olbench.interrupt import Terminated, terminate_as_interrupt
 from olbench.results import RunStore
 from olbench.tasks import CONF_DIR, GridError, Task, expand, single_cell, validate
+from olbench.validate import config_problems
 
 CELL_GROUPS = (col.STREAM, col.LEARNER, col.COMPARATOR)
 
@@ -43,7 +46,7 @@ def build_tasks(cfg: DictConfig, overrides: Sequence[str] = ()) -> tuple[str, li
     common = dict(checkpoints=int(cfg.run.checkpoints), loss=cfg.loss,
                   cache_dir=cfg.run.cache_dir)
     if _runs_single_cell(cfg, overrides):
-        return "single", single_cell(cfg.stream, cfg.learner, cfg.comparator,
+        return "single", single_cell(cfg.stream, cfg.learner, cfg.get("comparator"),
                                      seeds=list(cfg.run.seeds), **common)
     seeds = cfg.grid.get("seeds") or cfg.run.seeds  # an experiment declares its own seeds
     return cfg.name, expand(cfg.grid, experiment=cfg.name, seeds=list(seeds), **common)
@@ -55,7 +58,7 @@ def described_grid(cfg: DictConfig, overrides: Sequence[str] = ()) -> tuple[str 
     experiment's question and grid, which did not run)."""
     if not _runs_single_cell(cfg, overrides):
         return cfg.question, OmegaConf.to_yaml(cfg.grid)
-    cell = {g: cfg[g] for g in CELL_GROUPS} | {"seeds": cfg.run.seeds, "loss": cfg.loss}
+    cell = {g: cfg.get(g) for g in CELL_GROUPS} | {"seeds": cfg.run.seeds, "loss": cfg.loss}
     return None, OmegaConf.to_yaml(OmegaConf.create(cell))
 
 
@@ -78,6 +81,10 @@ def execute(cfg: DictConfig, overrides: Sequence[str] = ()) -> int:
     from olbench.figures import captions, make_figures
     from olbench.report import format_summary, summary_table, write_report
 
+    problems = config_problems(cfg, overrides, _is_single_cell(overrides))
+    if problems:
+        raise GridError("invalid configuration (" + str(len(problems)) + " problem"
+                        + "s" * (len(problems) > 1) + "):\n  " + "\n  ".join(problems))
     name, tasks = build_tasks(cfg, overrides)
     validate(tasks)
     folder = results_folder(cfg, name, tasks)
@@ -86,14 +93,18 @@ def execute(cfg: DictConfig, overrides: Sequence[str] = ()) -> int:
     print(f"olbench: {name}: {len(tasks)} runs -> {folder}")
     start = time.perf_counter()
     try:
-        table = run_grid(tasks, folder, n_jobs=cfg.run.n_jobs, backend=cfg.run.backend,
-                         scheduler=cfg.run.scheduler, force=cfg.run.force,
-                         progress=cfg.run.progress, batch_size=cfg.run.batch_size)
-    except KeyboardInterrupt:
+        with terminate_as_interrupt():
+            table = run_grid(tasks, folder, n_jobs=cfg.run.n_jobs, backend=cfg.run.backend,
+                             scheduler=cfg.run.scheduler, force=cfg.run.force,
+                             progress=cfg.run.progress, batch_size=cfg.run.batch_size)
+    except (KeyboardInterrupt, Terminated) as stop:
         saved = len(RunStore(folder).finished() & {t.run_id for t in tasks})
-        print(f"\ninterrupted: {saved} of {len(tasks)} runs are saved in {folder / 'runs'}; "
-              "run the same command again to finish the rest", file=sys.stderr)
-        return 130
+        print(f"\ninterrupted{' (SIGTERM)' if isinstance(stop, Terminated) else ''}: {saved} of "
+              f"{len(tasks)} runs are saved in {folder / 'runs'}; run the same command again "
+              "to finish the rest", file=sys.stderr)
+        return 143 if isinstance(stop, Terminated) else 130
+    if table.empty or not table[col.STATUS].eq(col.OK).any():
+        return _all_failed(table, folder, name, cfg)
     summary = summary_table(table)
     summary.to_csv(folder / "summary.csv", index=False)
     figures = make_figures(table, folder / "figures", tasks=tasks) if cfg.run.figures else []
@@ -119,18 +130,25 @@ def one_line_summary(name: str, table, seconds: float) -> str:
     return line + f"; {seconds:.1f} s"
 
 
+def _all_failed(table, folder: Path, name: str, cfg: DictConfig) -> int:
+    """No run succeeded: nothing to summarise or draw; say why, once per distinct error."""
+    from olbench.report import write_report
+
+    report = write_report(table, folder, experiment=name, question=cfg.question,
+                          config_text=OmegaConf.to_yaml(cfg.grid) if cfg.grid else None,
+                          figures=[])
+    print("\n".join(["", "every run FAILED: no result to summarise.", *failure_lines(table),
+                     f"details (tracebacks): {folder / 'results.parquet'}, report: {report}"]),
+          file=sys.stderr)
+    return 1
+
+
 def _closing_lines(table, folder: Path, report: Path) -> int:
     status = 0
-    errors = table.drop_duplicates(col.RUN_ID)
-    errors = errors[errors[col.STATUS] != col.OK]
-    if len(errors):
+    failures = failure_lines(table)
+    if failures:
         status = 1
-        print(f"\n{len(errors)} run(s) FAILED (rows with status=error in results.parquet):",
-              file=sys.stderr)
-        for _, row in errors.head(5).iterrows():
-            print(f"  {row.get('learner') or row.get('learner_key')} on "
-                  f"{row.get('stream') or row.get('stream_key')}, seed {row['seed']}: "
-                  f"{row['status']}", file=sys.stderr)
+        print("\n" + "\n".join(failures), file=sys.stderr)
     if col.BOUND_HOLDS in table:
         violated = table[table[col.BOUND_HOLDS].astype("object") == False]  # noqa: E712
         if len(violated):

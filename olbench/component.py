@@ -64,7 +64,13 @@ class Constraint:
 
 
 class Interval(Constraint):
-    """A real (or integer) number in a closed, open or half-open interval; ``None`` if allowed."""
+    """A finite real (or integer) number in a closed, open or half-open interval; ``None`` if
+    allowed. An infinite end is always open: ``Interval(0, inf)`` is [0, inf), so NaN and
+    +-inf are never accepted (a stream with R=inf would only produce NaN data later).
+
+    >>> Interval(0, math.inf).check(math.inf), Interval(0, math.inf).describe()
+    (False, 'a number in [0, inf)')
+    """
 
     def __init__(self, low: float = -math.inf, high: float = math.inf, *, low_open: bool = False,
                  high_open: bool = False, integer: bool = False, none_ok: bool = False):
@@ -79,7 +85,7 @@ class Interval(Constraint):
             return False
         if self.integer and not float(value).is_integer():
             return False
-        if math.isnan(value):
+        if not math.isfinite(value):
             return False
         above = value > self.low if self.low_open else value >= self.low
         below = value < self.high if self.high_open else value <= self.high
@@ -87,8 +93,8 @@ class Interval(Constraint):
 
     def describe(self) -> str:
         kind = "an integer" if self.integer else "a number"
-        lo = "(" if self.low_open else "["
-        hi = ")" if self.high_open else "]"
+        lo = "(" if self.low_open or math.isinf(self.low) else "["
+        hi = ")" if self.high_open or math.isinf(self.high) else "]"
         text = f"{kind} in {lo}{_fmt(self.low)}, {_fmt(self.high)}{hi}"
         return text + " or None" if self.none_ok else text
 
@@ -148,12 +154,27 @@ class Registry:
                 f"unknown {self.family} {key!r}; known {self.family}s: "
                 + ", ".join(sorted(self._classes))) from None
 
-    def make(self, key: str, **params: Any):
-        return self.get(key)(**params)
+    def make(self, key: str, *args: Any, **params: Any):
+        """An instance of ``key`` with hyper-parameters given by name (keyword-only)."""
+        cls = self.get(key)
+        names = cls.param_names()
+        if args:
+            raise TypeError(f"{self.family} {key!r}: hyper-parameters are passed by name, "
+                            f"e.g. {key}({names[0] if names else 'name'}={args[0]!r}), not "
+                            f"by position; {_param_list(names)}")
+        unknown = sorted(set(params) - set(names))
+        if unknown:
+            raise TypeError(f"{self.family} {key!r} has no parameter "
+                            f"{', '.join(unknown)}; {_param_list(names)}")
+        return cls(**params)
 
     def items(self):
         self._load()
         return sorted(self._classes.items())
+
+
+def _param_list(names: list[str]) -> str:
+    return "its parameters: " + (", ".join(sorted(names)) if names else "none")
 
 
 def import_submodules(package_name: str, package_path) -> None:

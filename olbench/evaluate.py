@@ -118,6 +118,31 @@ def _non_finite_output(X, offset: int, row: int) -> None:
                      f"finite: w.x overflowed (features or weights too large; rescale the data)")
 
 
+def _check_chunk_size(chunk_size: Any) -> None:
+    if chunk_size is None:
+        return
+    if isinstance(chunk_size, bool) or not isinstance(chunk_size, (int, np.integer)) \
+            or chunk_size < 1:
+        raise ValueError(f"chunk_size must be a positive integer or None, got {chunk_size!r}")
+
+
+def _check_checkpoints(checkpoints: Any) -> list[int]:
+    """The timing points of :func:`run`: integers >= 1 (rounds are 1-based)."""
+    if checkpoints is None:
+        return []
+    points = np.atleast_1d(np.asarray(checkpoints))
+    if points.dtype == bool or not np.issubdtype(points.dtype, np.number) \
+            or not np.all(np.isfinite(points)) or np.any(points != np.round(points)) \
+            or np.any(points < 1):
+        raise ValueError(f"checkpoints must be round counts T >= 1 (integers), got "
+                         f"{np.asarray(checkpoints).tolist()!r}")
+    return sorted({int(c) for c in points})
+
+
+def _n_rows(X: Any) -> int:
+    return X.shape[0] if hasattr(X, "shape") else len(X)
+
+
 def _chunks(X: Any, y: Any, chunk_size: int | None) -> Iterator[tuple[Any, Any]]:
     if hasattr(X, "chunks"):  # a stream
         if y is not None:
@@ -126,7 +151,11 @@ def _chunks(X: Any, y: Any, chunk_size: int | None) -> Iterator[tuple[Any, Any]]
         return
     if y is None:
         raise ValueError("labels y are required when X is an array")
-    n = X.shape[0] if hasattr(X, "shape") else len(X)
+    n = _n_rows(X)
+    n_labels = _n_rows(y) if np.ndim(y) else 1
+    if n_labels != n:  # checked whole: slicing per chunk would drop extra labels silently
+        raise ValueError(f"labels have shape {np.shape(y)} but the features have {n} rows: "
+                         f"one label per row")
     step = chunk_size or max(n, 1)
     for start in range(0, max(n, 1), step):
         yield X[start:start + step], y[start:start + step]
@@ -155,15 +184,19 @@ def run(learner, X: Any, y: Any = None, *, loss: str | Loss | None = None,
     the loop's cumulative wall time exact at those rounds (:meth:`Trace.time_at`).
     """
     learner.validate()
+    _check_chunk_size(chunk_size)
+    timing_points = _check_checkpoints(checkpoints)
     task = learner.task
     loss_fn = loss if isinstance(loss, Loss) else get_loss(loss or DEFAULT_LOSS[task])
+    if loss_fn.task == "classification" and task == "regression":  # y m means nothing for real y
+        raise ValueError(f"loss={loss_fn.name!r} is a classification loss (of y_t p_t) but "
+                         f"{learner.name} is a regression learner; use a regression loss")
     labels = RunLabels(task)
     kernel = learner.kernel()
     margins: list[np.ndarray] = []
     ys: list[np.ndarray] = []
     updated: list[np.ndarray] = []
     elapsed, offset = 0.0, 0
-    timing_points = sorted({int(c) for c in checkpoints}) if checkpoints is not None else []
     time_rows: list[int] = []
     time_cum: list[float] = []
     for X_chunk, y_chunk in _chunks(X, y, chunk_size):
@@ -171,6 +204,8 @@ def run(learner, X: Any, y: Any = None, *, loss: str | Loss | None = None,
         n_rows, d = X_chunk.shape
         if n_rows == 0:
             continue
+        if d == 0:
+            raise ValueError("features have 0 columns (d = 0): there is nothing to learn from")
         y_chunk = labels(y_chunk, n_rows, offset)
         if reset and offset == 0:
             learner.reset(d)
@@ -202,6 +237,8 @@ def run(learner, X: Any, y: Any = None, *, loss: str | Loss | None = None,
         offset += n_rows
     if offset == 0:
         raise ValueError("empty stream: there are no rows to learn from")
+    if timing_points and timing_points[-1] > offset:
+        raise ValueError(f"checkpoint {timing_points[-1]} is past the last round ({offset})")
     learner._finalize()
     margins_all, y_all, updated_all = (parts[0] if len(parts) == 1 else np.concatenate(parts)
                                        for parts in (margins, ys, updated))

@@ -42,7 +42,11 @@ def as_features(X: Any, *, offset: int = 0, check_finite: bool = True):
             rows = np.searchsorted(X.indptr, np.flatnonzero(bad), side="right") - 1
             check_finite_rows(np.isin(np.arange(X.shape[0]), rows), offset, "a feature")
         return X
-    X = np.asarray(X)
+    try:
+        X = np.asarray(X)
+    except ValueError as error:  # ragged nested lists
+        raise ValueError(f"features must be a rectangular 2-D array of numbers: {error}"
+                         ) from None
     if X.dtype == object or not (np.issubdtype(X.dtype, np.number) or X.dtype == bool):
         raise ValueError(f"features must be numbers, got dtype {X.dtype}")
     if np.issubdtype(X.dtype, np.complexfloating):

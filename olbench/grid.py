@@ -8,8 +8,11 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
+import sys
 import time
 import traceback
+import warnings
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -18,7 +21,8 @@ import pandas as pd
 from hydra.utils import get_class, instantiate
 
 from olbench import schema as col
-from olbench.results import RunStore, versions
+from olbench.interrupt import exit_with_parent
+from olbench.results import RunLocks, RunStore, versions
 from olbench.tasks import Task, registry_key
 
 #: runs on streams of at most this many features keep their final weights (``final_w``)
@@ -130,6 +134,11 @@ def run_task(task: Task) -> pd.DataFrame:
 def _backend(backend: str, n_jobs: int, scheduler: str | None) -> Iterator[None]:
     import joblib
 
+    if backend == "loky":  # every worker ends when olbench does, even after a kill -9
+        with joblib.parallel_config(backend=backend, n_jobs=n_jobs,
+                                    initializer=exit_with_parent, initargs=(os.getpid(),)):
+            yield
+        return
     if backend != "dask":
         with joblib.parallel_config(backend=backend, n_jobs=n_jobs):
             yield
@@ -159,22 +168,72 @@ def run_grid(tasks: list[Task], folder: str | Path, *, n_jobs: int = -1,
     """Run the tasks not yet finished in ``folder`` and return the merged table of all.
 
     Results are saved task by task as they finish, so an interrupted grid resumes where it
-    stopped; ``force=True`` recomputes everything; failed tasks are always recomputed.
+    stopped; ``force=True`` recomputes everything; failed tasks are always recomputed, and
+    so are runs whose stored file fails its checksum (named on stderr). Each run is locked
+    while it is computed (:class:`olbench.results.RunLocks`): a second ``olbench`` on the
+    same folder takes the runs nobody holds, then waits for the others (and says so).
     """
+    store = RunStore(Path(folder))
+    store.clean_stale_tmp()
+    done = set() if force else store.finished()
+    _report_rejected(store, "recomputed")
+    todo = [t for t in tasks if t.run_id not in done]
+    if todo:
+        locks, busy = RunLocks(store), []
+        desc = f"{tasks[0].experiment}: {len(todo)} runs" + (
+            f" ({len(done & {t.run_id for t in tasks})} done before)" if done else "")
+        try:
+            with _backend(backend, n_jobs, scheduler):
+                _compute(_claimed(todo, store, locks, force, busy), store, locks, len(todo),
+                         batch_size, progress, desc)
+                pending = [t for t in busy if force or not store.is_finished(t.run_id)]
+                store.rejected.clear()  # a file read mid-write by its owner is not corrupt
+                if pending:
+                    print(f"olbench: waiting for {len(pending)} run(s) that another olbench "
+                          f"process is computing in {store.folder}", file=sys.stderr)
+                    _compute(_claimed(pending, store, locks, force, wait=True), store, locks,
+                             len(pending), batch_size, progress, f"{desc}: after waiting")
+        finally:
+            locks.release_all()
+    table = store.merge([t.run_id for t in tasks])
+    _report_rejected(store, "left out of results.parquet; run again to recompute it")
+    return table
+
+
+def _claimed(tasks: list[Task], store: RunStore, locks: RunLocks, force: bool,
+             busy: list | None = None, wait: bool = False) -> Iterator[Task]:
+    """The tasks this process takes, in order, each holding its lock: those another process
+    holds go to ``busy`` (or, with ``wait``, are waited for); those another process finished
+    meanwhile are skipped. Lazy: joblib draws tasks as workers free up."""
+    for task in tasks:
+        if not locks.acquire(task.run_id, wait=wait):
+            busy.append(task)
+            continue
+        if not force and store.is_finished(task.run_id):
+            locks.release(task.run_id)
+            continue
+        yield task
+
+
+def _compute(tasks: Iterator[Task], store: RunStore, locks: RunLocks, total: int,
+             batch_size: int | str, progress: bool, desc: str) -> None:
     from joblib import Parallel, delayed
     from tqdm.auto import tqdm
 
-    store = RunStore(Path(folder))
-    done = set() if force else store.finished()
-    todo = [t for t in tasks if t.run_id not in done]
-    if todo:
-        with _backend(backend, n_jobs, scheduler):
-            results = Parallel(return_as="generator_unordered", batch_size=batch_size)(
-                delayed(run_task)(task) for task in todo)
-            bar = tqdm(results, total=len(todo), disable=not progress, unit="run",
-                       desc=f"{tasks[0].experiment}: {len(todo)} runs"
-                            + (f" ({len(done & {t.run_id for t in tasks})} done before)"
-                               if done else ""))
-            for rows in bar:
-                store.save(rows[col.RUN_ID].iloc[0], rows)
-    return store.merge([t.run_id for t in tasks])
+    results = Parallel(return_as="generator_unordered", batch_size=batch_size)(
+        delayed(run_task)(task) for task in tasks)
+    with warnings.catch_warnings():  # an interrupt cancels the runs in progress: we know
+        warnings.filterwarnings("ignore", message=".*still being processed by the workers")
+        try:
+            for rows in tqdm(results, total=total, disable=not progress, unit="run", desc=desc):
+                run_id = rows[col.RUN_ID].iloc[0]
+                store.save(run_id, rows)
+                locks.release(run_id)
+        finally:  # on an interrupt: stop the workers now, not when the generator is collected
+            results.close()
+
+
+def _report_rejected(store: RunStore, action: str) -> None:
+    for path, why in sorted(store.rejected.items()):
+        print(f"olbench: {path}: {why}; not used: {action}", file=sys.stderr)
+    store.rejected.clear()

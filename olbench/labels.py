@@ -17,6 +17,7 @@ array([-1.,  1.,  1.])
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 from typing import Any
 
@@ -38,8 +39,13 @@ def label_key(value: Any) -> Any:
         return str(value).strip()
 
 
+def sorted_labels(labels: Iterable[Any]) -> list[Any]:
+    """Distinct label keys in a stable order: numbers first (ascending), then strings."""
+    return sorted({label_key(v) for v in labels}, key=lambda v: (isinstance(v, str), v))
+
+
 def describe_labels(labels: Iterable[Any]) -> str:
-    keys = sorted({label_key(v) for v in labels}, key=lambda v: (isinstance(v, str), v))
+    keys = sorted_labels(labels)
     shown = ", ".join(_fmt(v) for v in keys[:30])
     return "{" + shown + (", ..." if len(keys) > 30 else "") + "}"
 
@@ -67,17 +73,26 @@ class LabelMap:
     def resolve(self, labels_seen: Iterable[Any]) -> Any:
         """Check the labels seen against the mapping; return the positive label."""
         seen = {label_key(v) for v in labels_seen}
+        odd = [v for v in sorted_labels(seen) if isinstance(v, float) and not math.isfinite(v)]
+        if odd:  # a label cannot be NaN or infinite, whatever the coding
+            raise ValueError(f"{self.source}: label {_fmt(odd[0])} is not a finite number")
         if self.positive is None:
-            for coding in KNOWN_CODINGS:
+            for coding in KNOWN_CODINGS:  # a file of one class (only -1s, say) included
                 if seen and seen <= set(coding):
                     self.positive = coding[1]
                     return self.positive
+            fractional = [v for v in sorted_labels(seen)
+                          if isinstance(v, float) and not v.is_integer()]
+            hint = (f"label {_fmt(fractional[0])} is not a class code: for real-valued "
+                    f"targets pass task=regression; for classes " if fractional else "")
             raise ValueError(
                 f"{self.source}: labels seen {describe_labels(seen)} are not a known binary "
-                f"coding ({{-1,+1}}, {{0,1}}, {{1,2}}, {{2,4}}); pass positive_label=<one of "
-                f"them> (one-vs-rest), and negative_label for one-vs-one")
+                f"coding ({{-1,+1}}, {{0,1}}, {{1,2}}, {{2,4}}); {hint}pass positive_label=<one "
+                f"of them> (one-vs-rest), and negative_label for one-vs-one")
+        single_class = (len(seen) == 1 and self.negative is None
+                        and isinstance(self.positive, str) == isinstance(next(iter(seen)), str))
         for name, value in (("positive_label", self.positive), ("negative_label", self.negative)):
-            if value is not None and value not in seen:
+            if value is not None and value not in seen and not single_class:
                 raise ValueError(f"{self.source}: {name}={_fmt(value)} is not among the labels "
                                  f"seen {describe_labels(seen)}")
         return self.positive

@@ -25,6 +25,7 @@ import numpy as np
 import pandas as pd
 
 from olbench import schema as col
+from olbench.failures import distinct_failures
 from olbench.views import (
     bound_flag,
     display_names,
@@ -249,6 +250,21 @@ def failed_runs(table: pd.DataFrame) -> pd.DataFrame:
                .sort_values(["_o", col.RUN_ID]).drop(columns="_o").reset_index(drop=True))
 
 
+def failed_runs_section(table: pd.DataFrame) -> list[str]:
+    """report.md's "Failed runs": each distinct error once, with how many runs it hit and
+    the first of them (:func:`olbench.failures.distinct_failures`), then every failed run."""
+    failures = distinct_failures(table)
+    if failures.empty:
+        return ["## Failed runs", "", "None: every run finished.", ""]
+    shown = failures.rename(columns={"first_run": "first run", "where": "first run is"})
+    return ["## Failed runs", "",
+            f"{int(failures['runs'].sum())} of {table[col.RUN_ID].nunique()} runs failed, "
+            f"{len(failures)} distinct error(s); each run's traceback is in the `traceback` "
+            "column of results.parquet.", "",
+            markdown_table(shown, code=("first run",)), "",
+            markdown_table(failed_runs(table), code=(col.RUN_ID, col.STREAM, col.LEARNER)), ""]
+
+
 # --------------------------------------------------------------------------- markdown
 def _cell(v) -> str:
     text = NONE if v is None or (not isinstance(v, str) and pd.isna(v)) else str(v)
@@ -328,9 +344,9 @@ def write_report(table: pd.DataFrame, out_dir, *, experiment: str, question: str
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     versions = sorted_unique(table["olbench_version"]) if "olbench_version" in table else []
-    summary = summary_table(table)
-    checks = bound_checks(table)
-    failed = failed_runs(table)
+    finished = bool(table[col.STATUS].eq(col.OK).any()) if col.STATUS in table else False
+    summary = summary_table(table) if finished else None
+    checks = bound_checks(table) if finished else None
     names = (col.STREAM, col.LEARNER, col.COMPARATOR)
     parts = [f"# {experiment}", ""]
     if versions:
@@ -340,6 +356,8 @@ def write_report(table: pd.DataFrame, out_dir, *, experiment: str, question: str
     parts += ["## Grid", "", *_grid_lines(table), ""]
     if config_text:
         parts += ["## Configuration", "", "```yaml", config_text.rstrip(), "```", ""]
+    if not finished:  # nothing to summarise or check: what went wrong is the whole report
+        return _write_markdown(out_dir / "report.md", parts + failed_runs_section(table))
     parts += ["## Summary at the final checkpoint", "",
               "Mean ± sample std (ddof = 1) over the ok runs (seeds) at each run's final round; "
               "*bounds hold*: y if every bound check at every checkpoint held, n if any was "
@@ -360,9 +378,7 @@ def write_report(table: pd.DataFrame, out_dir, *, experiment: str, question: str
                   f"{int(checks['status'].eq('skipped').sum())} skipped "
                   "(violations first; a violation means a bug in a learner, a comparator or a "
                   "bound).", "", markdown_table(shown, code=names + ("bound",)), ""]
-    parts += ["## Failed runs", ""]
-    parts += ([markdown_table(failed, code=(col.RUN_ID, col.STREAM, col.LEARNER)), ""]
-              if len(failed) else ["None: every run finished.", ""])
+    parts += failed_runs_section(table)
     parts += ["## Figures", "", *_figure_lines(figures, out_dir, captions or {}), ""]
     if "mistake_rate_mean" in summary and summary["mistake_rate_mean"].notna().any():
         latex = latex_table(summary)
@@ -371,6 +387,9 @@ def write_report(table: pd.DataFrame, out_dir, *, experiment: str, question: str
                   "LIBOL-style, in `summary.tex`: mistake rate, updates and time, mean ± std "
                   "over seeds (single seed: the value alone).", "",
                   "```latex", latex, "```"]
-    path = out_dir / "report.md"
+    return _write_markdown(out_dir / "report.md", parts)
+
+
+def _write_markdown(path: Path, parts: list[str]) -> Path:
     path.write_text("\n".join(parts).rstrip() + "\n", encoding="utf-8")
     return path

@@ -144,9 +144,15 @@ def single_cell(stream: Any, learner: Any, comparator: Any, **kw) -> list[Task]:
 
 
 def validate(tasks: list[Task]) -> None:
-    """Build every distinct component once and check its parameters, before any run."""
+    """Build every distinct component once and check its parameters, before any run; and
+    check that each learner does the task (classification, regression) of its stream."""
     seen: set[str] = set()
+    pairs: set[str] = set()
     for task in tasks:
+        pair = json.dumps([task.stream, task.learner], sort_keys=True, default=str)
+        if pair not in pairs:
+            pairs.add(pair)
+            _check_same_task(task)
         for role, spec in [("stream", task.stream), ("learner", task.learner),
                            *[("comparator", c) for c in task.comparators]]:
             key = json.dumps(spec, sort_keys=True, default=str)
@@ -159,6 +165,17 @@ def validate(tasks: list[Task]) -> None:
                 cause = error.__cause__ or error
                 raise GridError(f"{role} {registry_key(spec) or spec.get('_target_')}: {cause}"
                                 ) from error
+
+
+def _check_same_task(task: Task) -> None:
+    stream_task = task.stream.get("task", getattr(get_class(task.stream["_target_"]), "task", None))
+    learner_task = getattr(get_class(task.learner["_target_"]), "task", None)
+    known = isinstance(stream_task, str) and isinstance(learner_task, str)  # not a property
+    if known and stream_task != learner_task:
+        raise GridError(f"learner {registry_key(task.learner)} is a {learner_task} learner but "
+                        f"stream {registry_key(task.stream)} is a {stream_task} stream; pick a "
+                        f"{stream_task} learner" + (" (or set the stream's task)"
+                                                    if "task" in task.stream else ""))
 
 
 def registry_key(spec: dict) -> str | None:

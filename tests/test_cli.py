@@ -61,7 +61,7 @@ def test_unknown_learner_lists_the_choices():
 def test_invalid_value_names_parameter_and_range(tmp_path):
     out = olbench("learner=pa", "learner.C=-1", f"run.output_dir={tmp_path}")
     assert out.returncode == 2
-    assert "olbench: learner pa: PA: invalid C=-1; C must be a number in (0, inf]" in out.stderr
+    assert "olbench: learner pa: PA: invalid C=-1; C must be a number in (0, inf)" in out.stderr
     assert not any(tmp_path.iterdir())  # nothing ran
 
 

@@ -124,7 +124,7 @@ def test_every_constraint_rejects_a_bad_value(key):
 def test_constraint_message_names_parameter_and_range():
     with pytest.raises(InvalidParameterError) as info:
         run(make_learner("pa", C=-2.0), np.ones((2, 2)), np.ones(2))
-    assert str(info.value) == "PA: invalid C=-2.0; C must be a number in (0, inf]"
+    assert str(info.value) == "PA: invalid C=-2.0; C must be a number in (0, inf)"
 
 
 def test_unknown_learner_lists_known_ones():

@@ -107,7 +107,11 @@ class Learner(Component):
         """Predict on x, then learn from (x, y): one round of the protocol."""
         from olbench.evaluate import run
 
-        run(self, _as_row(x), np.atleast_1d(np.asarray(y)), reset=not self.is_initialised)
+        label = np.asarray(y)
+        if label.size != 1:
+            raise ValueError(f"learn_one takes one label for one example, got {label.size} "
+                             f"labels: {label.tolist()!r}")
+        run(self, _as_row(x), label.reshape(1), reset=not self.is_initialised)
         return self
 
 
@@ -143,7 +147,13 @@ def _as_row(x: Any):
 
     if sp.issparse(x):
         return x
-    x = np.asarray(x, dtype=float)
+    if isinstance(x, (dict, str, bytes)):  # river's {name: value} rows are not supported
+        raise ValueError(f"a single example must be a 1-D sequence of numbers (or a sparse "
+                         f"row), got a {type(x).__name__}: {x!r:.80}")
+    try:
+        x = np.asarray(x)
+    except ValueError as error:  # ragged nested lists
+        raise ValueError(f"a single example must be a 1-D sequence of numbers: {error}") from None
     if x.ndim != 1:
         raise ValueError(f"a single example must be 1-D, got an array of shape {x.shape}")
-    return x[None, :]
+    return x[None, :]  # dtype checked (numbers, not complex) by features.as_features

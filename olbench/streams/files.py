@@ -38,9 +38,9 @@ import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 
-from olbench.component import Interval, IsInstance, OneOf
+from olbench.component import Interval, InvalidParameterError, IsInstance, OneOf
 from olbench.features import as_features, row_norms
-from olbench.labels import LabelMap, describe_labels, label_key
+from olbench.labels import LabelMap, describe_labels, sorted_labels
 from olbench.streams.base import (
     Chunk,
     Fingerprint,
@@ -74,6 +74,14 @@ def resolve_path(path: str | Path) -> Path:
         return REPO_ROOT / p
     where = "" if p.is_absolute() else f" (nor relative to the repository root {REPO_ROOT})"
     raise FileNotFoundError(f"data file not found: {str(path)!r}{where}")
+
+
+def _decode(line: bytes, path: Path, lineno: int) -> str:
+    try:
+        return line.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise ValueError(f"{path}:{lineno}: not UTF-8 text ({error}); convert the file, e.g. "
+                         f"iconv -f latin1 -t utf-8") from None
 
 
 def read_blocks(path: Path, start: int = 0, first_line: int = 1,
@@ -141,6 +149,7 @@ class _Scan:
     col_offset: int = 0                  # svmlight: 1 for one-based files
     d: int = 0
     positive: Any = None
+    labels: LabelMap | None = None       # classification: the resolved label mapping
     starts: list = field(default_factory=list)   # permuted order: byte offset of each row
     lengths: list = field(default_factory=list)  # ... and its length in bytes
     standardizer: Standardizer | None = None
@@ -172,13 +181,13 @@ class TextFile(Stream):
             try:
                 self._parse(b"\n".join(ln for _, ln in lines[:mid]) + b"\n")
                 lo = mid
-            except (ValueError, IndexError):
+            except (ValueError, IndexError, OverflowError):
                 hi = mid
         if lines:
             lineno, line = lines[hi - 1]
             try:
                 self._parse(line + b"\n")
-            except (ValueError, IndexError) as e:
+            except (ValueError, IndexError, OverflowError) as e:
                 error = e
             return self._error(lineno, f"{self._explain(error)}: {self._show(line)}")
         last = first_line + block.count(b"\n")
@@ -213,7 +222,7 @@ class TextFile(Stream):
     def _parse_at(self, block: bytes, first_line: int) -> tuple[Any, np.ndarray]:
         try:
             return self._parse(block)
-        except (ValueError, IndexError) as e:
+        except (ValueError, IndexError, OverflowError) as e:
             raise self._locate(block, first_line, e) from None
 
     def _row_error(self, block: bytes, first_line: int, row: int, what: str) -> ValueError:
@@ -242,9 +251,9 @@ class TextFile(Stream):
             raise ValueError(f"{path}: no data rows")
         self._finish_scan(scan)
         if self.task == "classification":
-            labels = LabelMap(self.positive_label, self.negative_label, source=str(path))
-            scan.positive = labels.resolve(scan.labels_seen)
-            scan.extra["labels_seen"] = sorted(label_key(v) for v in scan.labels_seen)
+            scan.labels = LabelMap(self.positive_label, self.negative_label, source=str(path))
+            scan.positive = scan.labels.resolve(scan.labels_seen)
+            scan.extra["labels_seen"] = sorted_labels(scan.labels_seen)
             scan.extra["positive_label"] = scan.positive
         if self.standardize:
             stats = ColumnStats(scan.d)
@@ -254,9 +263,18 @@ class TextFile(Stream):
         return scan
 
     def _check_block(self, scan, X_raw, raw, block, first_line) -> None:
-        if self.task == "regression" and not np.all(np.isfinite(raw)):
+        if raw.dtype == object:  # string class names (CSV)
+            return
+        what = "target" if self.task == "regression" else "label"
+        if not np.all(np.isfinite(raw)):
             bad = int(np.flatnonzero(~np.isfinite(raw))[0])
-            raise self._row_error(block, first_line, bad, "target is not a finite number")
+            raise self._row_error(block, first_line, bad, f"{what} is not a finite number")
+        fractional = raw != np.round(raw)
+        if self.task == "classification" and self.positive_label is None and fractional.any():
+            bad = int(np.flatnonzero(fractional)[0])
+            raise self._row_error(block, first_line, bad,
+                                  f"label {raw[bad].item()!r} is not a class code (for real-valued "
+                                  f"targets pass task=regression)")
 
     def _finish_scan(self, scan: _Scan) -> None:
         scan.d = scan.n_columns
@@ -296,10 +314,7 @@ class TextFile(Stream):
 
     def _pieces(self, scan: _Scan, transform: bool = True,
                 order: str | None = None) -> Iterator[Chunk]:
-        labels = None
-        if self.task == "classification":
-            labels = LabelMap(scan.positive, self.negative_label, source=str(self.path))
-            labels.resolve(scan.labels_seen)
+        labels = scan.labels
         for X_raw, raw in self._raw_pieces(scan, order or self.order):
             X = self._columns(scan, X_raw)
             if labels is not None:
@@ -345,6 +360,7 @@ _SVMLIGHT_HINTS = {
     "invalid literal for int()": "feature index is not an integer",
     "could not convert string to float": "not a number",
     "Invalid index": "feature index out of range",
+    "too large to convert": "feature index too large (at most 2^31 - 1)",
 }
 
 
@@ -436,9 +452,9 @@ class Csv(TextFile, key="csv"):
 
     ``label_column``: the header name of the labels (or regression targets); ``features``:
     the feature columns (default: every other column, in file order). Every feature value
-    must be a number; labels may be numbers or strings (then give ``positive_label``, e.g.
-    ``"M"``). Quoted fields may not contain line breaks. ``meta.extra["columns"]`` lists the
-    feature columns.
+    must be a finite number; labels may be numbers or strings (then give ``positive_label``,
+    e.g. ``"M"``). The file is UTF-8; quoted fields may not contain line breaks.
+    ``meta.extra["columns"]`` lists the feature columns.
     """
 
     comment = b""
@@ -459,15 +475,35 @@ class Csv(TextFile, key="csv"):
             self.features = list(features)   # e.g. a Hydra ListConfig
         self.validate()
 
+    def validate(self) -> None:
+        super().validate()
+        if len(self.delimiter) != 1:
+            raise InvalidParameterError(f"Csv: invalid delimiter={self.delimiter!r}; delimiter "
+                                        f"must be one character")
+        if self.features is None:
+            return
+        problem = ("is empty" if not self.features else
+                   f"includes the label column {self.label_column!r}"
+                   if self.label_column in self.features else
+                   f"names {sorted({c for c in self.features if self.features.count(c) > 1})} "
+                   "twice" if len(set(self.features)) < len(self.features) else None)
+        if problem:
+            raise InvalidParameterError(f"Csv: invalid features={list(self.features)!r}; the "
+                                        f"list of feature columns {problem}")
+
     def _header(self) -> list[str]:
         return self._cached("_header_cache", self._read_header)
 
     def _read_header(self) -> list[str]:
-        with open(self._path(), newline="", encoding="utf-8") as f:
-            first = f.readline()
+        with open(self._path(), "rb") as f:
+            first = _decode(f.readline(), self._path(), 1)
         if not first.strip():
             raise ValueError(f"{self._path()}:1: expected a header line with column names")
         header = [c.strip() for c in next(csv.reader([first], delimiter=self.delimiter))]
+        twice = sorted({c for c in header if header.count(c) > 1})
+        if twice:
+            raise ValueError(f"{self._path()}:1: the header names column(s) {twice} more than "
+                             f"once; columns: {header}")
         if self.label_column not in header:
             raise ValueError(f"{self._path()}:1: no column {self.label_column!r}; "
                              f"columns: {header}")
@@ -507,16 +543,25 @@ class Csv(TextFile, key="csv"):
                 raise ValueError(f"column {name!r}: " + (f"not a number: {text!r}" if text.strip()
                                                          else "empty value"))
             X[:, j] = values.to_numpy(dtype=np.float64)
+            infinite = ~np.isfinite(X[:, j])
+            if infinite.any():  # "inf", or a number too large for float64 such as 1e400
+                text = df[name].iloc[int(np.flatnonzero(infinite)[0])]
+                raise ValueError(f"column {name!r}: not a finite number: {text!r}")
         raw = df[self.label_column].str.strip()
         if (raw == "").any():
             raise ValueError(f"column {self.label_column!r}: empty value")
         numeric = pd.to_numeric(raw, errors="coerce")
-        if not numeric.isna().any():
+        if not (numeric.isna() & ~raw.str.lower().isin(["nan", "+nan", "-nan"])).any():
             return X, numeric.to_numpy(dtype=np.float64)
         if self.task == "regression":
             text = raw.iloc[int(np.flatnonzero(numeric.isna().to_numpy())[0])]
             raise ValueError(f"column {self.label_column!r}: target is not a number: {text!r}")
         return X, raw.to_numpy(dtype=object)
+
+    def _explain(self, error: Exception) -> str:
+        if isinstance(error, UnicodeDecodeError):
+            return f"not UTF-8 text ({error})"
+        return str(error)
 
     def _locate(self, block, first_line, error):
         for lineno, line in self._data_lines(block, first_line):
@@ -536,7 +581,9 @@ class MatFile(RealArrays, key="mat"):
     """A MATLAB .mat matrix with the label in one column (LIBOL's data files, e.g. svmguide3).
 
     ``variable``: the matrix's name (LIBOL: ``data``); ``label_column``: its label column
-    (LIBOL: 0, the first). Loaded whole with ``scipy.io.loadmat`` (such files are small).
+    (LIBOL: 0, the first). Loaded whole with ``scipy.io.loadmat`` (such files are small). A
+    sparse matrix (MATLAB's ``sparse``) gives sparse features (``standardize`` then only
+    scales, see :class:`~olbench.streams.preprocess.Standardizer`).
 
     >>> import tempfile, os, scipy.io
     >>> path = os.path.join(tempfile.mkdtemp(), "toy.mat")
@@ -571,13 +618,31 @@ class MatFile(RealArrays, key="mat"):
         if self.variable not in mat:
             names = [k for k in mat if not k.startswith("__")]
             raise ValueError(f"{path}: no variable {self.variable!r}; variables: {names}")
-        data = np.asarray(mat[self.variable], dtype=np.float64)
+        data = _numeric_matrix(mat[self.variable], f"{path}: variable {self.variable!r}")
         if data.ndim != 2 or not -data.shape[1] <= self.label_column < data.shape[1]:
             raise ValueError(f"{path}: {self.variable} has shape {data.shape}; "
                              f"label_column={self.label_column} is not one of its columns")
-        raw = data[:, self.label_column]
-        X = np.delete(data, self.label_column % data.shape[1], axis=1)
-        return X, raw, {"path": str(path)}
+        label = self.label_column % data.shape[1]
+        others = [j for j in range(data.shape[1]) if j != label]
+        if sp.issparse(data):  # MATLAB's sparse matrices arrive as CSC: features stay sparse
+            data = data.tocsr()
+            return data[:, others], data[:, [label]].toarray().ravel(), {"path": str(path)}
+        return data[:, others], data[:, label], {"path": str(path)}
+
+
+def _numeric_matrix(value: Any, what: str):
+    """A .mat variable as a float64 matrix (dense, or CSC when MATLAB stored it sparse)."""
+    if sp.issparse(value):
+        kind = value.dtype.kind
+    else:
+        value = np.asarray(value)
+        kind = value.dtype.kind
+    names = {"U": "a string (char array)", "S": "a string (char array)",
+             "O": "a cell array", "V": "a struct", "c": "complex"}
+    if kind not in "fiub":
+        raise ValueError(f"{what} is {names.get(kind, f'of dtype {value.dtype}')}, not a "
+                         f"real numeric matrix")
+    return value.astype(np.float64)
 
 
 __all__ = ["Svmlight", "Csv", "MatFile", "resolve_path", "shared_data_dir", "read_blocks",

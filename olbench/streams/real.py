@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from olbench.component import Interval, OneOf
-from olbench.labels import LabelMap, label_key
+from olbench.labels import LabelMap, sorted_labels
 from olbench.streams.base import InMemoryStream
 from olbench.streams.preprocess import Standardizer, normalize_rows
 
@@ -61,7 +61,7 @@ class RealArrays(InMemoryStream):
             labels = self._label_map()
             seen = set(np.unique(raw).tolist())
             extra["positive_label"] = labels.resolve(seen)
-            extra["labels_seen"] = sorted(label_key(v) for v in seen)
+            extra["labels_seen"] = sorted_labels(seen)
             y, keep = labels.apply(raw)
             if keep is not None:
                 X = X[keep]

@@ -350,7 +350,8 @@ class Drift(_MarginRadius, key="drift"):
         self.distribution, self.seed, self.bias = distribution, seed, bias
         self._check_margin_radius()
         times = self._switch_times()
-        if any(not 0 < t < n for t in times) or times != sorted(set(times)):
+        fractional = any(float(t) != int(t) for t in (switch_at or []) if mode == "switch")
+        if fractional or any(not 0 < t < n for t in times) or times != sorted(set(times)):
             raise ValueError(f"Drift: switch_at={list(switch_at or [])} must be increasing "
                              f"rounds strictly between 0 and n={n}")
         if d < 2 and mode == "rotate":
