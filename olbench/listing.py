@@ -8,7 +8,7 @@ Hydra's hint to append it with ``+``.
 
 >>> print(describe("learner", "pa"))          # doctest: +ELLIPSIS
 learner=pa: Passive-Aggressive classifier: PA, PA-I, PA-II (Crammer et al., JMLR 7, 2006).
-  C        1.0  a number in (0, inf]
+  C        1.0  a number in (0, inf)
   variant  pa1  one of 'pa', 'pa1', 'pa2'
 """
 
@@ -103,7 +103,7 @@ def listing(spec: str | None = None) -> str:
     learner; ``"learner=pa"`` one; ``"experiment"`` the studies and their questions.
 
     >>> listing("learner=pa").splitlines()[1].split()
-    ['C', '1.0', 'a', 'number', 'in', '(0,', 'inf]']
+    ['C', '1.0', 'a', 'number', 'in', '(0,', 'inf)']
     """
     if spec in (None, "experiment", "experiments"):
         groups = GROUPS if spec is None else ()

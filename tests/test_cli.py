@@ -38,7 +38,7 @@ def test_help_lists_groups_options_and_examples():
 def test_list_shows_parameters_with_defaults_and_ranges():
     out = olbench("--list", "learner=pa")
     assert out.returncode == 0, out.stderr
-    assert out.stdout.splitlines()[1].split() == ["C", "1.0", "a", "number", "in", "(0,", "inf]"]
+    assert out.stdout.splitlines()[1].split() == ["C", "1.0", "a", "number", "in", "(0,", "inf)"]
     assert "<olbench.component" not in out.stdout
 
 

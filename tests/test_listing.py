@@ -28,7 +28,7 @@ def test_a_learners_parameters_carry_its_declared_constraints():
     lines = listing("learner=pa").splitlines()
     assert lines[0].startswith("learner=pa: Passive-Aggressive classifier")
     assert [line.split()[:2] for line in lines[1:]] == [["C", "1.0"], ["variant", "pa1"]]
-    assert lines[1].endswith("a number in (0, inf]")
+    assert lines[1].endswith("a number in (0, inf)")
     assert lines[2].endswith("one of 'pa', 'pa1', 'pa2'")
     assert listing("learners") == listing("learner")
     assert listing("learner").count("\nlearner=") + 1 == len(Learner.registry.keys())
