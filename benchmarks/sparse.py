@@ -205,7 +205,7 @@ def bench(rule: str, X, y, args, vw_files) -> dict[str, float | str]:
     return row
 
 
-def main(argv=None) -> int:
+def main(argv=None) -> list[dict]:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--n", type=int, default=200_000)
     parser.add_argument("--dims", type=int, nargs="+", default=[100_000, 1_000_000])
@@ -227,6 +227,7 @@ def main(argv=None) -> int:
               f">={TARGET_SKLEARN}x sklearn"]
     print("| " + " | ".join(header) + " |")
     print("|" + "---|" * len(header))
+    rows = []
     with tempfile.TemporaryDirectory() as tmp:
         for d in args.dims:
             X, y = make_stream(args.n, d, args.nnz)
@@ -236,6 +237,7 @@ def main(argv=None) -> int:
                 write_vw(X, y, vw_files[0])
             for rule in args.rules:
                 r = bench(rule, X, y, args, vw_files)
+                rows.append({"rule": rule, "d": d, **r})
                 fmt = lambda key, r=r: f"{r[key]:,.1f}" if key in r else "n/a"  # noqa: E731
                 loop_ratio, sk_ratio = r["run"] / r["loop"], r["sklearn"] / r["run"]
                 print("| " + " | ".join([
@@ -245,8 +247,13 @@ def main(argv=None) -> int:
                     fmt("vw_ftrl_cache"), f"{loop_ratio:.2f}x", f"{sk_ratio:.2f}x",
                     r["sklearn_match"], "PASS" if loop_ratio <= TARGET_LOOP else "MISS",
                     "PASS" if sk_ratio >= TARGET_SKLEARN else "MISS"]) + " |", flush=True)
-    return 0
+    return rows
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    # under its own module name, as tests/test_benchmark_smoke.py imports it (numba's
+    # on-disk cache records the module of each compiled function)
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import sparse
+
+    sparse.main()
