@@ -639,6 +639,40 @@ def _timed_copy(dst, src) -> float:
     return time.perf_counter() - start
 
 
+def draw(rows: list[Row], path: str) -> None:
+    """ns/example against d, log-log: one panel per learner, one line per implementation,
+    the memory-bandwidth floor dashed."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    rules = list(dict.fromkeys(r.rule for r in rows))
+    styles = {"olbench_run": ("olbench run", "o", "-"), "hand": ("hand loop", "s", "--"),
+              "chain": ("1-chain loop", "^", ":"), "numpy": ("numpy loop", "v", "-."),
+              "river": ("river", "D", "-"), "sklearn": ("scikit-learn fit", "P", "--")}
+    fig, axes = plt.subplots(1, len(rules), figsize=(3.6 * len(rules), 3.4), squeeze=False,
+                             sharey=True)
+    for ax, rule in zip(axes[0], rules):
+        mine = sorted((r for r in rows if r.rule == rule), key=lambda r: r.d)
+        dims = [r.d for r in mine]
+        for key, (label, marker, line) in styles.items():
+            values = [r.ns.get(key) for r in mine]
+            if any(v is not None for v in values):
+                ax.plot(dims, [float("nan") if v is None else v for v in values], marker=marker,
+                        linestyle=line, label=label)
+        ax.plot(dims, [r.ns["floor"] for r in mine], color="0.5", linestyle=(0, (1, 1)),
+                label="bandwidth floor")
+        ax.set(xscale="log", yscale="log", xlabel="d (features)", title=LABEL[rule])
+        ax.title.set_fontsize(9)
+    axes[0][0].set_ylabel("ns per example (median)")
+    handles, labels = axes[0][0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="upper center", ncol=4, fontsize=8, frameon=False)
+    fig.tight_layout(rect=(0, 0, 1, 0.82))
+    fig.savefig(path, dpi=150)
+    plt.close(fig)
+
+
 def parse_args(argv=None):
     parser = argparse.ArgumentParser(
         description="ns/example of olbench.run vs a hand-written numba loop, a Python+NumPy "
@@ -666,6 +700,8 @@ def parse_args(argv=None):
                         help="largest d for full-matrix AROW and SOP (default 100)")
     parser.add_argument("--flip", type=float, default=0.1, help="label noise (default 0.1)")
     parser.add_argument("--seed", type=int, default=0, help="stream seed (default 0)")
+    parser.add_argument("--figure", default=None,
+                        help="also draw ns/example against d (log-log) into this PNG")
     args = parser.parse_args(argv)
     if args.quick:
         args.n = min(args.n, 5000)
@@ -705,6 +741,9 @@ def main(argv=None) -> list[Row]:
     print("\nfinal weights equal to olbench's on the same rows (allclose rtol=atol=1e-9 unless "
           "noted)\n")
     print(format_checks(rows))
+    if args.figure:
+        draw(rows, args.figure)
+        print(f"\nfigure: {args.figure}")
     return rows
 
 

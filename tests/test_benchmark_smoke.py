@@ -23,11 +23,13 @@ def _load(monkeypatch):
     return importlib.import_module("throughput")
 
 
-def test_throughput_smoke(capsys, monkeypatch):
+def test_throughput_smoke(capsys, monkeypatch, tmp_path):
     bench = _load(monkeypatch)
-    rows = bench.main(["--quick", "--n", "300", "--dims", "5", "--numpy-rows", "60",
-                       "--river-rows", "60"])
-    assert [r.rule for r in rows] == list(bench.RULES)
+    figure = tmp_path / "throughput.png"
+    rows = bench.main(["--quick", "--n", "300", "--dims", "5", "9", "--numpy-rows", "60",
+                       "--river-rows", "60", "--figure", str(figure)])
+    assert figure.stat().st_size > 10_000
+    assert [r.rule for r in rows] == list(bench.RULES) * 2
     for r in rows:
         assert set(r.ns) == set(bench.COLUMNS)
         assert r.match["hand"].startswith("yes")
