@@ -60,8 +60,13 @@ def parameters(group: str, key: str) -> list[Parameter]:
     """The parameters of ``group=key``: default (from its config) and allowed values."""
     cls = _target(group, key)
     constraints = getattr(cls, "constraints", {})
-    return [Parameter(name, default, str(constraints[name]) if name in constraints else "")
-            for name, default in _config(group, key).items() if not name.startswith("_")]
+    listed = [Parameter(name, default, str(constraints[name]) if name in constraints else "")
+              for name, default in _config(group, key).items() if not name.startswith("_")]
+    # the family's options (a learner's init), which configs leave out at their default
+    optional = getattr(cls, "optional_params", {})
+    return listed + [Parameter(name, default, str(constraint))
+                     for name, (default, constraint) in optional.items()
+                     if name not in {p.name for p in listed}]
 
 
 def _summary_line(group: str, key: str) -> str:

@@ -110,8 +110,15 @@ def component_specs(group: str, entries: Iterable[Any]) -> list[dict]:
 
 
 def _with_seed(spec: dict, seed: int) -> dict:
+    """The stream spec with its ``seed`` (if it has one) a child of the run seed; a stream
+    wrapped by another (``stream: {_target_: ...}``, e.g. ``passes``) gets a child of its
+    wrapper's child, so every level varies with the run seed, independently."""
+    seed = child_seed(seed, "stream")
+    inner = spec.get("stream")
+    if isinstance(inner, dict) and "_target_" in inner:
+        spec = {**spec, "stream": _with_seed(inner, seed)}
     if "seed" in get_class(spec["_target_"]).param_names():
-        return {**spec, "seed": child_seed(seed, "stream")}
+        return {**spec, "seed": seed}
     return spec
 
 

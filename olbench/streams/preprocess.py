@@ -1,4 +1,6 @@
-"""Row transforms applied to real data as they stream: standardise, normalise (bias: base.py).
+"""Row transforms applied to data as they stream: standardise, normalise (bias: base.py),
+and the empirical kernel map (:func:`gaussian_kernel_features`; the stream that applies it to
+any other stream is :class:`olbench.streams.transforms.KernelMap`).
 
 Order, stated once: standardise (whole-stream statistics), then normalise each row to unit
 norm (no look-ahead), then append the bias feature. So with ``normalize=True`` and
@@ -72,3 +74,20 @@ class Standardizer:
         if sp.issparse(X):
             return sp.csr_matrix(X @ sp.diags(1.0 / self.scale))
         return (X - self.mean) / self.scale
+
+
+def gaussian_kernel_features(X, centers: np.ndarray, hh: float) -> np.ndarray:
+    """The empirical kernel map: row t, column j is exp(-||x_t - c_j||^2 / hh).
+
+    ``hh`` is the denominator as Sugiyama's listings write it (``hh = 2*0.3^2``): the Gaussian
+    kernel of width h, exp(-||x - c||^2 / (2 h^2)), has hh = 2 h^2. Distances are computed
+    directly (not as ||x||^2 + ||c||^2 - 2 x.c, which loses digits for nearby points).
+
+    >>> gaussian_kernel_features(np.array([[0.0], [1.0]]), np.array([[0.0]]), 2.0).round(4)
+    array([[1.    ],
+           [0.6065]])
+    """
+    X = X.toarray() if sp.issparse(X) else np.asarray(X, dtype=np.float64)
+    centers = np.asarray(centers, dtype=np.float64)
+    sq = ((X[:, None, :] - centers[None, :, :]) ** 2).sum(axis=2)
+    return np.exp(-sq / hh)
