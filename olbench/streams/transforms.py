@@ -148,7 +148,8 @@ class Passes(_Wrapper, Stream, key="passes"):
     @classmethod
     def display(cls, params) -> str:
         order = params.get("order")
-        return (f"{_display_of(params.get('stream'))}, {params.get('passes')} passes"
+        passes = params.get("passes")
+        return (f"{_display_of(params.get('stream'))}, {passes} pass{'es' * (passes != 1)}"
                 + (f" ({order})" if order == "permuted" else ""))
 
     def pass_orders(self, n: int) -> list[np.ndarray]:
