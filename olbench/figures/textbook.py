@@ -198,7 +198,8 @@ def textbook_figure(table: pd.DataFrame, tasks) -> Figure | None:
         ax.set_title(f"Fig. 31.8's recipe over {int(counts['runs'].max())} seeds", fontsize=10)
     for ax in axes[n_axes:]:
         ax.set_visible(False)
-    fig.suptitle(f"{BOOK}, reproduced (first seed's data; λ = 1)", fontsize=11)
+    fig.suptitle(f"{BOOK}, reproduced (first seed's data; parameters in the legends)",
+                 fontsize=11)
     return fig
 
 
