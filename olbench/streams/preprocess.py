@@ -89,5 +89,10 @@ def gaussian_kernel_features(X, centers: np.ndarray, hh: float) -> np.ndarray:
     """
     X = X.toarray() if sp.issparse(X) else np.asarray(X, dtype=np.float64)
     centers = np.asarray(centers, dtype=np.float64)
-    sq = ((X[:, None, :] - centers[None, :, :]) ** 2).sum(axis=2)
-    return np.exp(-sq / hh)
+    out = np.empty((X.shape[0], centers.shape[0]))
+    # rows in blocks, so the (rows x centres x d) differences stay ~10^7 numbers at a time
+    step = max(1, 10**7 // max(1, centers.size))
+    for start in range(0, X.shape[0], step):
+        diff = X[start:start + step, None, :] - centers[None, :, :]
+        out[start:start + step] = np.exp(-np.einsum("ijk,ijk->ij", diff, diff) / hh)
+    return out
