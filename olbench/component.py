@@ -161,11 +161,12 @@ class Registry:
         if args:
             raise TypeError(f"{self.family} {key!r}: hyper-parameters are passed by name, "
                             f"e.g. {key}({names[0] if names else 'name'}={args[0]!r}), not "
-                            f"by position; {_param_list(names)}")
+                            f"by position; {_param_list(names, tuple(cls.optional_params))}")
         unknown = sorted(set(params) - set(names))
         if unknown:
             raise TypeError(f"{self.family} {key!r} has no parameter "
-                            f"{', '.join(unknown)}; {_param_list(names)}")
+                            f"{', '.join(unknown)}; "
+                            f"{_param_list(names, tuple(cls.optional_params))}")
         return cls(**params)
 
     def items(self):
@@ -173,8 +174,10 @@ class Registry:
         return sorted(self._classes.items())
 
 
-def _param_list(names: list[str]) -> str:
-    return "its parameters: " + (", ".join(sorted(names)) if names else "none")
+def _param_list(names: list[str], options=()) -> str:
+    own = sorted(n for n in names if n not in options)
+    text = "its parameters: " + (", ".join(own) if own else "none")
+    return text + (f" (and the options {', '.join(options)})" if options else "")
 
 
 def import_submodules(package_name: str, package_path) -> None:

@@ -79,7 +79,10 @@ def _summary_line(group: str, key: str) -> str:
 
 
 def _value(v: Any) -> str:
-    """As it is written on the command line."""
+    """As it is written on the command line; a nested component (a wrapped stream) by its
+    class, whose parameters are set as ``stream.stream.<name>=...``."""
+    if isinstance(v, dict) and "_target_" in v:
+        return f"{str(v['_target_']).rsplit('.', 1)[-1]}(...)"
     return "null" if v is None else str(v).lower() if isinstance(v, bool) else str(v)
 
 
