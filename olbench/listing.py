@@ -8,8 +8,10 @@ Hydra's hint to append it with ``+``.
 
 >>> print(describe("learner", "pa"))          # doctest: +ELLIPSIS
 learner=pa: Passive-Aggressive classifier: PA, PA-I, PA-II (Crammer et al., JMLR 7, 2006).
-  C        1.0  a number in (0, inf)
-  variant  pa1  one of 'pa', 'pa1', 'pa2'
+  C          1.0    a number in (0, inf)
+  variant    pa1    one of 'pa', 'pa1', 'pa2'
+  init       zeros  one of 'zeros', 'randn'
+  init_seed  0      an integer in [0, inf)
 """
 
 from __future__ import annotations
