@@ -160,6 +160,32 @@ def unknown_parameter(group: str, key: str, name: str) -> str:
     return head + "\n" + "\n".join(describe(group, key).splitlines()[1:]) + tail
 
 
+def with_option_appends(arguments: list[str]) -> list[str]:
+    """The overrides with ``group.<option>=v`` written ``+group.<option>=v`` where the option
+    is one the chosen component's family accepts but its config leaves out (a learner's
+    ``init``), so ``learner.init=randn`` works as every other parameter does.
+
+    >>> with_option_appends(["learner=pa", "learner.init=randn", "learner.C=2"])
+    ['learner=pa', '+learner.init=randn', 'learner.C=2']
+    """
+    from hydra.core.override_parser.types import OverrideType
+
+    parsed = {a: _parse(a) for a in arguments}
+    chosen = {g: _default_choice(g) for g in GROUPS}
+    for o in filter(None, parsed.values()):
+        if o.key_or_group in GROUPS and o.type is OverrideType.CHANGE \
+                and not o.is_sweep_override():
+            chosen[o.key_or_group] = str(o.value())
+    out = []
+    for argument, o in parsed.items():
+        group, dot, name = (o.key_or_group.partition(".") if o is not None else ("", "", ""))
+        key = chosen.get(group)
+        cls = _target(group, key) if dot and key in choices(group) else None
+        option = name in getattr(cls, "optional_params", {}) and name not in _config(group, key)
+        out.append(f"+{argument}" if option and o.type is OverrideType.CHANGE else argument)
+    return out
+
+
 def check_overrides(arguments: list[str]) -> str | None:
     """The message for the first override of a parameter that the chosen component (or
     every choice of a multirun sweep) does not have; None if all exist. Appends (``+``) and

@@ -176,3 +176,19 @@ def test_listing_31_5_pa_regression_one_permuted_pass():
     expected = naive.sugiyama_pa_regression(K[rows], y[rows], lam=1.0,
                                             theta0=initial_weights("randn", 1, 50))
     np.testing.assert_allclose(w, expected, **TOL)
+
+
+def test_init_is_set_like_any_parameter_from_overrides(tmp_path):
+    """``learner.init=randn`` (not in the learner's config) is accepted as other parameters
+    are, and names the learner in the table; its bound checks are skipped (w_1 != 0)."""
+    import olbench
+    from olbench import schema as col
+
+    res = olbench.run_experiment(learner="perceptron", stream="separable", seeds=[0],
+                                 overrides=["stream.n=100", "learner.init=randn",
+                                            "learner.init_seed=2"],
+                                 output_dir=tmp_path, n_jobs=1, figures=False, quiet=True)
+    assert set(res.table[col.LEARNER]) == {"Perceptron[eta=1.0,tie=novikoff,init=randn,"
+                                           "init_seed=2]"}
+    checks = res.table[res.table[col.BOUND_NAME].notna()]
+    assert len(checks) and checks[col.BOUND_HOLDS].isna().all()
