@@ -177,20 +177,32 @@ def mean_band(cp: pd.DataFrame, value: str, by: list[str], z: float = 1.96) -> p
                          "k": g["count"]}).reset_index()
 
 
-def loglog_slope(t, y, tail: float = 0.5) -> float:
+def loglog_fit(t, y, tail: float = 0.5) -> tuple[float, float, float, int]:
     """Least-squares slope of log y vs log t over the last ``tail`` fraction of the points
-    (only points with y > 0 count; NaN if fewer than two remain).
+    (only points with y > 0 count), with the range of t it was fitted over and the number
+    of points: ``(slope, t_first, t_last, points)``; NaNs and 0 points if fewer than two.
 
-    >>> t = np.geomspace(1, 1e4, 20); round(loglog_slope(t, 3 * t ** 0.5), 6)
-    0.5
+    >>> t = np.geomspace(1, 1e4, 20); s, a, b, k = loglog_fit(t, 3 * t ** 0.5)
+    >>> round(s, 6), round(a), round(b), k
+    (0.5, 127, 10000, 10)
     """
     t, y = np.asarray(t, float), np.asarray(y, float)
     start = len(t) - int(np.ceil(tail * len(t)))
     t, y = t[start:], y[start:]
     keep = (y > 0) & (t > 0) & np.isfinite(y)
     if keep.sum() < 2:
-        return float("nan")
-    return float(np.polyfit(np.log(t[keep]), np.log(y[keep]), 1)[0])
+        return float("nan"), float("nan"), float("nan"), 0
+    slope = float(np.polyfit(np.log(t[keep]), np.log(y[keep]), 1)[0])
+    return slope, float(t[keep].min()), float(t[keep].max()), int(keep.sum())
+
+
+def loglog_slope(t, y, tail: float = 0.5) -> float:
+    """The slope of :func:`loglog_fit` (NaN if fewer than two positive points).
+
+    >>> t = np.geomspace(1, 1e4, 20); round(loglog_slope(t, 3 * t ** 0.5), 6)
+    0.5
+    """
+    return loglog_fit(t, y, tail)[0]
 
 
 # --------------------------------------------------------------------------- bounds
@@ -212,6 +224,28 @@ def final_bound_checks(table: pd.DataFrame) -> pd.DataFrame:
     rows = ok[last & ok[col.BOUND_NAME].notna() & ok[col.BOUND].notna() & ok[col.OBSERVED].notna()]
     return rows.assign(violated=rows[col.BOUND_HOLDS].map(bound_flag).eq(False),
                        learner_label=label(rows, col.LEARNER)).reset_index(drop=True)
+
+
+def bound_curves(table: pd.DataFrame, quantity: str) -> pd.DataFrame:
+    """The bounds on ``quantity`` (e.g. "regret") at every checkpoint, averaged over seeds:
+    one row per (stream_label, learner_label, bound_name, t) with ``bound``; empty when no
+    run checked one.
+
+    >>> tb = pd.DataFrame({"status": "ok", "run_id": ["a", "a", "b"], "t": [1, 2, 2],
+    ...     "stream": "S", "learner": "L", "bound_name": "b", "quantity": "regret",
+    ...     "bound": [1.0, 2.0, 4.0]})
+    >>> bound_curves(tb, "regret")[["t", "bound"]].values.tolist()
+    [[1.0, 1.0], [2.0, 3.0]]
+    """
+    ok = ok_rows(table)
+    if col.BOUND_NAME not in ok or col.QUANTITY not in ok:
+        return pd.DataFrame(columns=["stream_label", "learner_label", col.BOUND_NAME, col.T,
+                                     col.BOUND])
+    rows = ok[ok[col.QUANTITY].eq(quantity) & ok[col.BOUND].notna()]
+    rows = rows.drop_duplicates([col.RUN_ID, col.T, col.BOUND_NAME])
+    rows = rows.assign(stream_label=label(rows, col.STREAM), learner_label=label(rows, col.LEARNER))
+    keys = ["stream_label", "learner_label", col.BOUND_NAME, col.T]
+    return rows.groupby(keys)[col.BOUND].mean().reset_index()
 
 
 def novikoff_bounds(table: pd.DataFrame) -> pd.Series:

@@ -28,7 +28,8 @@ def _labelled_lines(ax) -> list:
 
 def _learner_lines(ax) -> dict[str, object]:
     return {ln.get_label().split("  slope")[0]: ln for ln in _labelled_lines(ax)
-            if not ln.get_label().startswith("Novikoff")}
+            if not ln.get_label().startswith(("Novikoff", "reference"))
+            and ": bound" not in ln.get_label()}
 
 
 # --------------------------------------------------------------------------- figures
@@ -243,3 +244,86 @@ def test_boundary_figures_rebuild_2d_streams_from_the_tasks(tmp_path):
     np.testing.assert_allclose(pts @ np.array([1.0, -0.5]), 0.0, atol=1e-9)
     assert set(_learner_lines(ax)) == {"PA[C=1.0,seed=0]"}
     assert boundaries.boundary_figures(table.drop(columns="final_w"), tasks) == {}
+
+
+# --------------------------------------------------------------------------- a paper's figures
+@pytest.fixture(scope="module")
+def long_table() -> pd.DataFrame:
+    """Rounds up to 20000 and times near 1e-5 s: values that matplotlib's defaults print with
+    an offset or a ×10^k multiplier above the axis."""
+    return make_table(seeds=(0, 1), n=20000, n_checkpoints=12)
+
+
+def _drawn(fig):
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    FigureCanvasAgg(fig).draw()
+    return fig.canvas.get_renderer()
+
+
+def test_lines_of_different_learners_differ_in_style_and_marker(table):
+    styles = style.learner_styles([f"L{i}" for i in range(12)])
+    looks = {(s["color"], s["linestyle"], s["marker"]) for s in styles.values()}
+    assert len(looks) == 12                       # no two learners alike
+    lines = _learner_lines(mistakes.mistakes_figure(table).axes[0])
+    assert len({ln.get_linestyle() for ln in lines.values()}) == len(LEARNERS)
+    assert len({ln.get_marker() for ln in lines.values()}) == len(LEARNERS)
+
+
+def test_no_axis_of_any_figure_uses_offset_or_multiplier_notation(long_table):
+    made = figures.build_figures(long_table)
+    assert {"regret", "libol", "mistakes"} <= set(made)
+    for stem, fig in made.items():
+        _drawn(fig)
+        for ax in fig.axes:
+            for axis in (ax.xaxis, ax.yaxis):
+                assert axis.get_offset_text().get_text() == "", (stem, axis.get_offset_text())
+
+
+def test_titles_fit_and_legends_stay_off_the_data(long_table):
+    for stem, fig in figures.build_figures(long_table).items():
+        renderer = _drawn(fig)
+        page = fig.bbox
+        texts = [fig._suptitle] + [ax.title for ax in fig.axes]
+        for text in filter(None, texts):
+            box = text.get_window_extent(renderer)
+            assert page.x0 - 1 <= box.x0 and box.x1 <= page.x1 + 1, (stem, text.get_text())
+        legends = list(fig.legends) + [ax.get_legend() for ax in fig.axes if ax.get_legend()]
+        for legend in legends:
+            box = legend.get_window_extent(renderer)
+            for ax in fig.axes:
+                if ax.get_visible():
+                    assert not box.overlaps(ax.bbox), (stem, "legend over the data")
+
+
+def test_regret_figures_draw_the_checked_bound_and_the_reference_rates(table):
+    for loglog in (False, True):
+        fig = regret.regret_figure(table, loglog=loglog)
+        for ax in fig.axes:
+            ogd = next(ln for ln in _labelled_lines(ax) if ln.get_label().startswith("OGD")
+                       and ": bound" not in ln.get_label())
+            bound = next(ln for ln in _labelled_lines(ax)
+                         if ln.get_label() == f"{LEARNERS['ogd']}: bound ogd_regret")
+            t = bound.get_xdata()
+            # the synthetic table's bound is 3 sqrt(t), except one seed's last checkpoint
+            assert bound.get_ydata()[:-1] == pytest.approx(3 * np.sqrt(t[:-1]))
+            assert bound.get_color() == ogd.get_color() and bound.get_linestyle() == ":"
+    fig = regret.regret_figure(table, loglog=True)
+    for ax in fig.axes:
+        refs = {ln.get_label(): ln for ln in _labelled_lines(ax)}
+        sqrt_t, log_t = refs["reference ∝ √t"], refs["reference ∝ log t"]
+        x, y = sqrt_t.get_xdata(), sqrt_t.get_ydata()
+        assert y / np.sqrt(x) == pytest.approx(np.full(len(x), y[0] / np.sqrt(x[0])))
+        x, y = log_t.get_xdata(), log_t.get_ydata()
+        assert y / np.log1p(x) == pytest.approx(np.full(len(x), y[0] / np.log1p(x[0])))
+        ogd = next(s for s in refs if s.startswith("OGD") and ": bound" not in s)
+        lo, hi = map(float, re.search(r"t = ([\d.]+)–([\d.]+)", ogd).groups())
+        ts = np.sort(refs[ogd].get_xdata())       # the fit is over the second half of them
+        assert (lo, hi) == (ts[len(ts) // 2], 1000)
+
+
+def test_a_slope_is_stated_only_where_it_is_readable():
+    t = np.geomspace(1, 1e4, 9)
+    assert regret.slope_text(t, t ** 0.5).startswith("slope 0.50 (t = ")
+    assert regret.slope_text(t, -t) == "slope n/a"            # nothing positive to fit
+    assert regret.slope_text(np.array([99.0, 100.0]), np.array([1.0, 2.0])) == "slope n/a"

@@ -15,7 +15,7 @@ from matplotlib.figure import Figure
 
 from olbench import schema as col
 from olbench.figures.registry import figure
-from olbench.figures.style import figure_legend, learner_styles, styled, wrap
+from olbench.figures.style import figure_legend, learner_styles, line_style, styled, wrap
 from olbench.views import drop_param, ok_rows
 
 
@@ -68,11 +68,11 @@ def decision_boundaries_figure(X, y, learners_w: Mapping[str, np.ndarray], *,
         seg = _boundary_segment(w, box)
         style = styles.get(name) or styles.get(drop_param(name)) or {"color": "k"}
         if seg is None:
-            ax.plot([], [], label=f"{name} (w = 0: no boundary)", **style)
+            ax.plot([], [], label=f"{name} (w = 0: no boundary)", **line_style(style))
         elif not _crosses(w, box):
-            ax.plot([], [], label=f"{name} (boundary outside this view)", **style)
+            ax.plot([], [], label=f"{name} (boundary outside this view)", **line_style(style))
         else:
-            ax.plot(*seg, label=name, **style)
+            ax.plot(*seg, label=name, **line_style(style))
     ax.set_xlim(box[0], box[1])
     ax.set_ylim(box[2], box[3])
     ax.set_xlabel("$x_1$")
