@@ -161,6 +161,22 @@ def one_per_learner(cp: pd.DataFrame) -> pd.DataFrame:
     return cp.drop_duplicates(["stream_label", "learner_label", col.SEED, col.T])
 
 
+def windowed_rate(cp: pd.DataFrame, value: str = col.MISTAKES) -> pd.DataFrame:
+    """Per run, the rate of a cumulative ``value`` within each window between consecutive
+    checkpoints, (value(t_k) - value(t_{k-1})) / (t_k - t_{k-1}), at t = t_k (the first
+    window starts at round 0); ``cp``: :func:`per_checkpoint` rows. Column ``rate``.
+
+    >>> cp = pd.DataFrame({"run_id": "a", "t": [100, 200, 400], "mistakes": [10, 10, 50]})
+    >>> windowed_rate(cp)["rate"].tolist()
+    [0.1, 0.0, 0.2]
+    """
+    cp = cp.sort_values([col.RUN_ID, col.T])
+    runs = cp.groupby(col.RUN_ID)
+    d_value = runs[value].diff().fillna(cp[value])
+    d_t = runs[col.T].diff().fillna(cp[col.T])
+    return cp.assign(rate=d_value / d_t).reset_index(drop=True)
+
+
 # --------------------------------------------------------------------------- statistics
 def mean_band(cp: pd.DataFrame, value: str, by: list[str], z: float = 1.96) -> pd.DataFrame:
     """Mean of ``value`` over seeds at each checkpoint, with a ``z``-sd-of-the-mean band.

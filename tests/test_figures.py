@@ -327,3 +327,33 @@ def test_a_slope_is_stated_only_where_it_is_readable():
     assert regret.slope_text(t, t ** 0.5).startswith("slope 0.50 (t = ")
     assert regret.slope_text(t, -t) == "slope n/a"            # nothing positive to fit
     assert regret.slope_text(np.array([99.0, 100.0]), np.array([1.0, 2.0])) == "slope n/a"
+
+
+def test_windowed_mistake_rate_marks_the_switch_of_a_drifting_stream():
+    """Real runs of the Perceptron on a stream whose target switches at round 200: the
+    figure's steps are the mistakes per round within each window (computed here from the
+    cumulative counts), and the switch is a vertical line at t = 200."""
+    from olbench.figures import drift
+    from olbench.grid import run_task
+    from olbench.tasks import Task
+
+    stream = {"_target_": "olbench.streams.Drift", "n": 400, "d": 3, "mode": "switch",
+              "switch_at": [200]}
+    learner = {"_target_": "olbench.learners.perceptron.Perceptron"}
+    tasks = [Task("drift", s, {**stream, "seed": s}, learner, (), 8, None, None, "linear")
+             for s in (0, 1)]
+    table = pd.concat([run_task(t) for t in tasks], ignore_index=True)
+    fig = drift.windowed_mistake_rate_figure(table, tasks)
+    (ax,) = fig.axes
+    (step,) = [ln for ln in _labelled_lines(ax) if ln.get_label().startswith("Perceptron")]
+    per_seed = []
+    for _, run in table.drop_duplicates(["run_id", "t"]).groupby("run_id"):
+        t, m = np.r_[0, run["t"]], np.r_[0, run["mistakes"]]
+        per_seed.append(np.diff(m) / np.diff(t))
+    expected = np.mean(per_seed, axis=0)
+    assert step.get_xdata().tolist() == [0, 50, 100, 150, 200, 250, 300, 350, 400]
+    assert step.get_ydata()[1:] == pytest.approx(expected)
+    assert expected[4] > expected[3]               # the window after the switch: new mistakes
+    (switch,) = [ln for ln in _labelled_lines(ax) if ln.get_label() == "target switches"]
+    assert switch.get_xdata()[0] == 200
+    assert drift.windowed_mistake_rate_figure(table.assign(stream="Other"), tasks) is None
