@@ -177,6 +177,59 @@ def windowed_rate(cp: pd.DataFrame, value: str = col.MISTAKES) -> pd.DataFrame:
     return cp.assign(rate=d_value / d_t).reset_index(drop=True)
 
 
+# --------------------------------------------------------------------------- sweeps
+def _number(v) -> bool:
+    return isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, bool)
+
+
+def swept_parameters(cp: pd.DataFrame) -> list[tuple[str, str]]:
+    """The numeric parameters a grid swept: ``(concept, param)`` ("stream" or "learner") for
+    each parameter that takes several numeric values among the names (seed dropped) of one
+    class; ``cp``: :func:`per_checkpoint` rows. The seed is a replicate, never a sweep;
+    categorical parameters (PA's variant) make different learners, not a sweep.
+
+    >>> cp = pd.DataFrame({"stream_label": ["S[g=0.1,n=5]", "S[g=0.2,n=5]", "T[k=1]"],
+    ...                    "learner_label": ["P[v=a]", "P[v=b]", "P[v=a]"]})
+    >>> swept_parameters(cp)
+    [('stream', 'g')]
+    """
+    from olbench.component import parse_name
+
+    found: list[tuple[str, str]] = []
+    for concept in (col.STREAM, col.LEARNER):
+        values: dict[tuple[str, str], set] = {}
+        for name in ordered(cp[f"{concept}_label"]):
+            title, params = parse_name(name)
+            for param, value in params.items():
+                values.setdefault((title, param), set()).add(value)
+        for (_, param), seen in values.items():
+            if (len(seen) > 1 and all(_number(v) for v in seen)
+                    and (concept, param) not in found):
+                found.append((concept, param))
+    return found
+
+
+def sweep_rows(fin: pd.DataFrame, concept: str, param: str) -> pd.DataFrame:
+    """The final rows of the runs whose ``concept`` name has ``param``, with ``value`` (its
+    value), ``series`` (the learner, without ``param`` when the sweep is the learner's) and
+    ``panel`` (the stream, without ``param`` when the sweep is the stream's).
+
+    >>> fin = pd.DataFrame({"stream_label": ["S[g=0.1,n=5]", "S[g=0.2,n=5]", "T[k=1]"],
+    ...                     "learner_label": "P"})
+    >>> sweep_rows(fin, "stream", "g")[["value", "series", "panel"]].values.tolist()
+    [[0.1, 'P', 'S[n=5]'], [0.2, 'P', 'S[n=5]']]
+    """
+    from olbench.component import parse_name
+
+    names = fin[f"{concept}_label"]
+    value = names.map(lambda n: parse_name(n)[1].get(param))
+    rows = fin[value.notna() & value.map(_number)].assign(value=value.astype(float))
+    swept = rows[f"{concept}_label"].map(lambda n: drop_param(n, param))
+    if concept == col.STREAM:
+        return rows.assign(series=rows["learner_label"], panel=swept)
+    return rows.assign(series=swept, panel=rows["stream_label"])
+
+
 # --------------------------------------------------------------------------- statistics
 def mean_band(cp: pd.DataFrame, value: str, by: list[str], z: float = 1.96) -> pd.DataFrame:
     """Mean of ``value`` over seeds at each checkpoint, with a ``z``-sd-of-the-mean band.

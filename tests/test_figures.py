@@ -357,3 +357,51 @@ def test_windowed_mistake_rate_marks_the_switch_of_a_drifting_stream():
     (switch,) = [ln for ln in _labelled_lines(ax) if ln.get_label() == "target switches"]
     assert switch.get_xdata()[0] == 200
     assert drift.windowed_mistake_rate_figure(table.assign(stream="Other"), tasks) is None
+
+
+def _swept_table() -> pd.DataFrame:
+    """The synthetic separable runs at gamma 0.1, and again at 0.2 and 0.4 with the
+    mistakes (and mistake rates) halved and quartered; and PA at C = 1 and C = 10."""
+    base = make_table(failures=False)
+    base = base[base["stream_key"].eq("separable")]
+    parts = []
+    for gamma, scale in ((0.1, 1.0), (0.2, 0.5), (0.4, 0.25)):
+        part = base.assign(stream=base["stream"].str.replace("gamma=0.1", f"gamma={gamma}"),
+                           run_id=base["run_id"] + f"-g{gamma}",
+                           mistakes=base["mistakes"] * scale,
+                           mistake_rate=base["mistake_rate"] * scale)
+        parts.append(part)
+    pa = base[base["learner_key"].eq("pa")]
+    parts.append(pa.assign(learner="PA[C=10.0,variant=pa1]", run_id=pa["run_id"] + "-C10",
+                           mistake_rate=pa["mistake_rate"] + 0.5))
+    return pd.concat(parts, ignore_index=True)
+
+
+def test_sweep_figure_is_drawn_for_every_swept_parameter_with_95_intervals():
+    from olbench.figures import sweep
+
+    table = _swept_table()
+    made = figures.build_figures(table)
+    assert {"sweep_gamma", "sweep_C"} <= set(made)
+    assert not any(s.startswith("sweep") for s in figures.build_figures(make_table()))
+    (ax,) = [a for a in made["sweep_gamma"].axes if a.get_visible()]
+    assert "gamma" in ax.get_xlabel() and "mistake rate" in ax.get_ylabel()
+    bars = {c.get_label(): c for c in ax.containers}      # errorbar: line, caps, bars
+    assert set(bars) == set(LEARNERS.values()) | {"PA[C=10.0,variant=pa1]"}
+    last = table[table["t"].eq(table["t"].max())].drop_duplicates("run_id")
+    for learner, container in bars.items():
+        runs = last[last["learner"].eq(learner)]
+        x, y = container.lines[0].get_data()
+        assert x.tolist() == ([0.1] if "C=10" in learner else [0.1, 0.2, 0.4])
+        (yerr,) = container.lines[2]                     # the vertical bars
+        for gamma, mean, bar in zip(x, y, yerr.get_segments()):
+            rates = runs.loc[runs["stream"].str.contains(f"gamma={gamma},"), "mistake_rate"]
+            assert mean == pytest.approx(rates.mean())
+            half = 1.96 * rates.std(ddof=1) / np.sqrt(len(rates))   # 3 seeds
+            assert bar[:, 1] == pytest.approx([rates.mean() - half, rates.mean() + half])
+    assert "95%" in " ".join(t.get_text() for t in made["sweep_gamma"].legends[0].get_texts())
+    (ax,) = [a for a in made["sweep_C"].axes if a.get_visible()]
+    (pa,) = ax.containers
+    assert pa.get_label() == "PA[variant=pa1]"       # the learner, named without C
+    assert pa.lines[0].get_xdata().tolist() == [1.0, 10.0]
+    assert sweep.sweep_figure(make_table(), "stream", "gamma") is None
