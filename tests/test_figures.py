@@ -405,3 +405,24 @@ def test_sweep_figure_is_drawn_for_every_swept_parameter_with_95_intervals():
     assert pa.get_label() == "PA[variant=pa1]"       # the learner, named without C
     assert pa.lines[0].get_xdata().tolist() == [1.0, 10.0]
     assert sweep.sweep_figure(make_table(), "stream", "gamma") is None
+
+
+def test_novikoff_figure_puts_every_margin_on_one_log_log_axis(table):
+    from olbench.figures import novikoff
+
+    fig = novikoff.novikoff_figure(table)
+    (ax,) = fig.axes
+    assert ax.get_xscale() == ax.get_yscale() == "log"
+    (diag,) = [ln for ln in _labelled_lines(ax) if ln.get_label().startswith("y = x")]
+    assert np.array_equal(diag.get_xdata(), diag.get_ydata())
+    last = table[table["status"].eq("ok") & table["bound_name"].eq("novikoff")
+                 & table["bound"].notna()]
+    last = last[last["t"].eq(last["t"].max())]
+    (means,) = ax.containers                        # one stream family: Separable
+    x, y = means.lines[0].get_data()
+    assert x.tolist() == [100.0]                    # the synthetic table's (R/γ)²
+    assert y.tolist() == pytest.approx([last["observed"].mean()])
+    runs = [c for c in ax.collections if len(c.get_offsets()) == len(last)]
+    assert len(runs) == 1                           # every run drawn as its own point
+    assert f"{len(last)} runs" in ax.get_title()
+    assert novikoff.novikoff_figure(make_table(bounds=False)) is None
