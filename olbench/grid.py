@@ -117,7 +117,9 @@ def run_task(task: Task) -> pd.DataFrame:
         rows[col.STATUS] = col.OK
         ident.update({col.STREAM_N: meta.n, col.STREAM_D: meta.d, col.STREAM_RADIUS: meta.radius,
                       col.STREAM_MARGIN: meta.margin, col.STREAM_FINGERPRINT: meta.fingerprint})
-        if meta.d <= MAX_D_FOR_WEIGHTS:  # small enough to keep: decision-boundary figures
+        # small enough to keep (decision-boundary figures), or the weights over the features
+        # of a 1-D input (meta.extra["x"]: the fitted-function figure)
+        if meta.d <= MAX_D_FOR_WEIGHTS or "x" in meta.extra:
             ident[col.FINAL_W] = json.dumps(trace.state["w"].tolist())
     except Exception as error:  # recorded as a row; the grid goes on
         message = f"error: {type(error).__name__}: {error}"

@@ -426,3 +426,37 @@ def test_novikoff_figure_puts_every_margin_on_one_log_log_axis(table):
     assert len(runs) == 1                           # every run drawn as its own point
     assert f"{len(last)} runs" in ax.get_title()
     assert novikoff.novikoff_figure(make_table(bounds=False)) is None
+
+
+def test_regression_figures_average_loss_and_the_fitted_sinc_curve():
+    """Real PA regression runs on the textbook's sinc stream: the average loss per learner
+    against t (the table's mean over seeds), and the final predictor over the data, equal to
+    the predictions of the same learner rerun here."""
+    from hydra.utils import instantiate
+
+    import olbench
+    from olbench.figures import regression
+    from olbench.grid import run_task
+    from olbench.tasks import Task
+
+    stream = {"_target_": "olbench.streams.Sinc", "n": 60}
+    learner = {"_target_": "olbench.learners.pa.PARegressor"}
+    tasks = [Task("sinc", s, {**stream, "seed": s}, learner, (), 6) for s in (0, 1)]
+    table = pd.concat([run_task(t) for t in tasks], ignore_index=True)
+    assert (table["status"] == "ok").all()
+    fig = regression.average_loss_figure(table)
+    (ax,) = [a for a in fig.axes if a.get_visible()]
+    (line,) = _labelled_lines(ax)
+    rows = table.drop_duplicates(["run_id", "t"])
+    assert line.get_ydata() == pytest.approx(rows.groupby("t")["avg_loss"].mean().to_numpy())
+    assert regression.average_loss_figure(make_table()) is None   # classification
+    (fit,) = regression.fitted_function_figures(table, tasks).values()
+    (ax,) = fit.axes
+    curves = {ln.get_label(): ln for ln in _labelled_lines(ax)}
+    s0 = instantiate({**stream, "seed": 0})
+    X, y = s0.materialize()
+    w = olbench.run(instantiate(learner), X, y).state["w"]
+    order = np.argsort(s0.meta.extra["x"])
+    (name,) = [k for k in curves if k.endswith("final $w \\cdot x$")]
+    assert curves[name].get_ydata() == pytest.approx((X @ w)[order], abs=1e-12)
+    assert curves["noise-free curve"].get_ydata() == pytest.approx(s0.meta.clean_y[order])
