@@ -160,9 +160,9 @@ def test_make_figures_writes_every_supported_figure(table, tmp_path):
     paths = figures.make_figures(table, tmp_path / "figures")
     assert plt.get_fignums() == before           # nothing left open in pyplot
     stems = {p.stem for p in paths}
-    assert stems == {"regret", "regret_loglog", "mistakes", "bounds", "libol",
+    assert stems == {"regret", "regret_loglog", "mistakes", "novikoff", "bounds", "libol",
                      "final_mistake_rate"}
-    assert sorted(p.suffix for p in paths) == [".pdf"] * 6 + [".png"] * 6
+    assert sorted(p.suffix for p in paths) == [".pdf"] * 7 + [".png"] * 7
     assert all(p.parent == tmp_path / "figures" for p in paths)
     _assert_files(paths)
     assert set(stems) <= set(figures.captions())
@@ -209,8 +209,8 @@ def test_a_new_figure_is_one_registered_builder(table, monkeypatch):
         return fig
 
     stems = list(figures.build_figures(table))
-    assert stems == ["regret", "regret_loglog", "mistakes", "bounds", "libol", "n_runs",
-                     "final_mistake_rate"]
+    assert stems == ["regret", "regret_loglog", "mistakes", "novikoff", "bounds", "libol",
+                     "n_runs", "final_mistake_rate"]
     assert figures.captions()["n_runs"] == "Runs per stream."
     with pytest.raises(ValueError, match="registered twice"):
         figures.figure("n_runs", order=1)(n_runs)
@@ -460,3 +460,43 @@ def test_regression_figures_average_loss_and_the_fitted_sinc_curve():
     (name,) = [k for k in curves if k.endswith("final $w \\cdot x$")]
     assert curves[name].get_ydata() == pytest.approx((X @ w)[order], abs=1e-12)
     assert curves["noise-free curve"].get_ydata() == pytest.approx(s0.meta.clean_y[order])
+
+
+def test_libol_panels_have_seed_bands_median_time_and_rate_axes_scaled_to_the_data(table):
+    slow = table.copy()
+    preempted = slow["seed"].eq(0) & slow["learner_key"].eq("pa")
+    slow.loc[preempted, "time_s"] *= 1000          # one preempted seed of PA
+    fig = libol.libol_figure(slow)
+    rate_ax, _, time_ax = fig.axes[:3]
+    assert len(rate_ax.collections) == len(time_ax.collections) == len(LEARNERS)  # bands
+    pa = _learner_lines(time_ax)[LEARNERS["pa"]]
+    rows = slow[slow["status"].eq("ok") & slow["learner_key"].eq("pa")
+                & slow["stream"].str.startswith("Noisy")].drop_duplicates(["run_id", "t"])
+    median = rows.groupby("t")["time_s"].median().to_numpy()
+    assert pa.get_ydata() == pytest.approx(median)  # not the mean, 300x larger
+    assert rows.groupby("t")["time_s"].mean().to_numpy()[-1] > 100 * median[-1]
+    # the rates fall from 1 at t = 1 to about 1.5/sqrt(t): the axis follows the later curve
+    late = rows[rows["t"] >= 0.05 * rows["t"].max()]["mistake_rate"]
+    low, high = rate_ax.get_ylim()
+    assert high < 0.5 and high >= late.max() and low <= late.min()
+
+
+def test_final_values_with_few_seeds_are_points_with_mean_and_95_ci(table):
+    fig = final.final_boxplot_figure(table, metric="mistake_rate")
+    last = table[table["status"].eq("ok")]
+    last = last[last["t"].eq(last["t"].max())].drop_duplicates("run_id")
+    for ax in fig.axes:
+        assert not ax.patches                      # no boxes of three points
+        bars = {c.lines[0].get_ydata()[0]: c for c in ax.containers}
+        assert len(bars) == len(LEARNERS)
+        names = {t.get_position()[1]: t.get_text() for t in ax.get_yticklabels()}
+        stream = "Separable" if ax.get_title().startswith("Separable") else "Noisy"
+        for pos, container in bars.items():
+            rates = last.loc[last["learner"].eq(names[pos])
+                             & last["stream"].str.startswith(stream), "mistake_rate"]
+            (seg,) = container.lines[2][0].get_segments()
+            half = 1.96 * rates.std(ddof=1) / np.sqrt(3)
+            assert container.lines[0].get_xdata()[0] == pytest.approx(rates.mean())
+            assert seg[:, 0] == pytest.approx([rates.mean() - half, rates.mean() + half])
+    many = final.final_boxplot_figure(make_table(seeds=tuple(range(12)), n_checkpoints=5))
+    assert all(ax.patches for ax in many.axes)     # 12 seeds: box plots
