@@ -137,14 +137,31 @@ def ok_rows(table: pd.DataFrame) -> pd.DataFrame:
     return table[table[col.STATUS].eq(col.OK)]
 
 
+def short_label(rows: pd.DataFrame, concept: str, table: pd.DataFrame | None = None) -> pd.Series:
+    """Per row of ``rows``, the display name of its ``concept`` (:func:`label`, then
+    :func:`display_names` over every ok run of ``table``, default ``rows``: the same name
+    gets the same short name in every view of one table, and two settings never share one).
+
+    >>> tb = pd.DataFrame({"status": "ok", "learner": ["PA[C=1.0,variant=pa1,seed=1]"]})
+    >>> short_label(tb, "learner").tolist()
+    ['PA-I (C=1)']
+    """
+    full = label(ok_rows(rows if table is None else table), concept)
+    names = display_names(ordered(full))
+    return label(rows, concept).map(lambda n: names.get(n, display_name(n)))
+
+
 def per_checkpoint(table: pd.DataFrame) -> pd.DataFrame:
     """One row per (run_id, t) of the ok runs, with ``stream_label`` and ``learner_label``
-    (the names without ``seed=``) added; bound columns are dropped."""
+    (the display names, :func:`short_label`) and ``stream_name`` and ``learner_name`` (the
+    full names without ``seed=``) added; bound columns are dropped."""
     ok = ok_rows(table).drop_duplicates([col.RUN_ID, col.T])
     bound_cols = [col.BOUND_NAME, col.QUANTITY, col.BOUND, col.OBSERVED, col.RATIO, col.BOUND_HOLDS,
                   col.SKIP_REASON]
     return (ok.drop(columns=[c for c in bound_cols if c in ok])
-              .assign(stream_label=label(ok, col.STREAM), learner_label=label(ok, col.LEARNER))
+              .assign(stream_label=short_label(ok, col.STREAM, table),
+                      learner_label=short_label(ok, col.LEARNER, table),
+                      stream_name=label(ok, col.STREAM), learner_name=label(ok, col.LEARNER))
               .sort_values(["stream_label", "learner_label", col.SEED, col.T])
               .reset_index(drop=True))
 
@@ -188,8 +205,8 @@ def swept_parameters(cp: pd.DataFrame) -> list[tuple[str, str]]:
     class; ``cp``: :func:`per_checkpoint` rows. The seed is a replicate, never a sweep;
     categorical parameters (PA's variant) make different learners, not a sweep.
 
-    >>> cp = pd.DataFrame({"stream_label": ["S[g=0.1,n=5]", "S[g=0.2,n=5]", "T[k=1]"],
-    ...                    "learner_label": ["P[v=a]", "P[v=b]", "P[v=a]"]})
+    >>> cp = pd.DataFrame({"stream_name": ["S[g=0.1,n=5]", "S[g=0.2,n=5]", "T[k=1]"],
+    ...                    "learner_name": ["P[v=a]", "P[v=b]", "P[v=a]"]})
     >>> swept_parameters(cp)
     [('stream', 'g')]
     """
@@ -198,7 +215,7 @@ def swept_parameters(cp: pd.DataFrame) -> list[tuple[str, str]]:
     found: list[tuple[str, str]] = []
     for concept in (col.STREAM, col.LEARNER):
         values: dict[tuple[str, str], set] = {}
-        for name in ordered(cp[f"{concept}_label"]):
+        for name in ordered(cp[f"{concept}_name"]):
             title, params = parse_name(name)
             for param, value in params.items():
                 values.setdefault((title, param), set()).add(value)
@@ -211,23 +228,23 @@ def swept_parameters(cp: pd.DataFrame) -> list[tuple[str, str]]:
 
 def sweep_rows(fin: pd.DataFrame, concept: str, param: str) -> pd.DataFrame:
     """The final rows of the runs whose ``concept`` name has ``param``, with ``value`` (its
-    value), ``series`` (the learner, without ``param`` when the sweep is the learner's) and
-    ``panel`` (the stream, without ``param`` when the sweep is the stream's).
+    value), ``series`` (the learner's full name, without ``param`` when the sweep is the
+    learner's) and ``panel`` (the stream's, without ``param`` when the sweep is the stream's).
 
-    >>> fin = pd.DataFrame({"stream_label": ["S[g=0.1,n=5]", "S[g=0.2,n=5]", "T[k=1]"],
-    ...                     "learner_label": "P"})
+    >>> fin = pd.DataFrame({"stream_name": ["S[g=0.1,n=5]", "S[g=0.2,n=5]", "T[k=1]"],
+    ...                     "learner_name": "P"})
     >>> sweep_rows(fin, "stream", "g")[["value", "series", "panel"]].values.tolist()
     [[0.1, 'P', 'S[n=5]'], [0.2, 'P', 'S[n=5]']]
     """
     from olbench.component import parse_name
 
-    names = fin[f"{concept}_label"]
+    names = fin[f"{concept}_name"]
     value = names.map(lambda n: parse_name(n)[1].get(param))
     rows = fin[value.notna() & value.map(_number)].assign(value=value.astype(float))
-    swept = rows[f"{concept}_label"].map(lambda n: drop_param(n, param))
+    swept = rows[f"{concept}_name"].map(lambda n: drop_param(n, param))
     if concept == col.STREAM:
-        return rows.assign(series=rows["learner_label"], panel=swept)
-    return rows.assign(series=swept, panel=rows["stream_label"])
+        return rows.assign(series=rows["learner_name"], panel=swept)
+    return rows.assign(series=swept, panel=rows["stream_name"])
 
 
 # --------------------------------------------------------------------------- statistics
@@ -309,7 +326,7 @@ def final_bound_checks(table: pd.DataFrame) -> pd.DataFrame:
     last = ok[col.T].eq(ok.groupby(col.RUN_ID)[col.T].transform("max"))
     rows = ok[last & ok[col.BOUND_NAME].notna() & ok[col.BOUND].notna() & ok[col.OBSERVED].notna()]
     return rows.assign(violated=rows[col.BOUND_HOLDS].map(bound_flag).eq(False),
-                       learner_label=label(rows, col.LEARNER)).reset_index(drop=True)
+                       learner_label=short_label(rows, col.LEARNER, table)).reset_index(drop=True)
 
 
 def bound_curves(table: pd.DataFrame, quantity: str) -> pd.DataFrame:
@@ -329,7 +346,8 @@ def bound_curves(table: pd.DataFrame, quantity: str) -> pd.DataFrame:
                                      col.BOUND])
     rows = ok[ok[col.QUANTITY].eq(quantity) & ok[col.BOUND].notna()]
     rows = rows.drop_duplicates([col.RUN_ID, col.T, col.BOUND_NAME])
-    rows = rows.assign(stream_label=label(rows, col.STREAM), learner_label=label(rows, col.LEARNER))
+    rows = rows.assign(stream_label=short_label(rows, col.STREAM, table),
+                       learner_label=short_label(rows, col.LEARNER, table))
     keys = ["stream_label", "learner_label", col.BOUND_NAME, col.T]
     return rows.groupby(keys)[col.BOUND].mean().reset_index()
 
@@ -340,4 +358,4 @@ def novikoff_bounds(table: pd.DataFrame) -> pd.Series:
     if col.BOUND_NAME not in ok:
         return pd.Series(dtype=float)
     rows = ok[ok[col.BOUND_NAME].eq("novikoff") & ok[col.BOUND].notna()]
-    return rows.groupby(label(rows, col.STREAM))[col.BOUND].median()
+    return rows.groupby(short_label(rows, col.STREAM, table))[col.BOUND].median()

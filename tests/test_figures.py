@@ -15,6 +15,8 @@ from olbench import figures, views
 from olbench.figures import boundaries, bounds, final, libol, mistakes, regret, style
 
 PNG_MAGIC, PDF_MAGIC = b"\x89PNG\r\n\x1a\n", b"%PDF-"
+#: the learners as figures name them (display names; the data keeps the full names)
+SHORT = {key: views.display_name(name) for key, name in LEARNERS.items()}
 
 
 @pytest.fixture(scope="module")
@@ -38,7 +40,7 @@ def test_regret_figure_one_panel_per_stream_one_line_per_learner(table):
     axes = [ax for ax in fig.axes if ax.get_visible()]
     assert len(axes) == 2
     for ax in axes:
-        assert set(_learner_lines(ax)) == set(LEARNERS.values())
+        assert set(_learner_lines(ax)) == set(SHORT.values())
         assert "seed" not in ax.get_title()
         assert len(ax.collections) == 3          # one band per learner
         assert ax.get_ylim()[1] < 1e6            # the error rows' 1e9 never got in
@@ -56,7 +58,7 @@ def test_regret_loglog_legend_shows_the_fitted_slope(table):
         assert ax.get_xscale() == ax.get_yscale() == "log"
         notes = [t.get_text() for t in ax.texts]  # PA's regret starts negative
         assert any("non-positive" in s for s in notes)
-        pa = _learner_lines(ax)[LEARNERS["pa"]]
+        pa = _learner_lines(ax)[SHORT["pa"]]
         assert (pa.get_ydata() > 0).all()
 
 
@@ -68,7 +70,7 @@ def test_mistakes_figure_draws_the_novikoff_bound_where_it_exists(table):
     line = [ln for ln in sep.get_lines() if ln.get_label() == "Novikoff bound (R/γ)²"]
     assert len(line) == 1 and line[0].get_ydata()[0] == 100.0
     assert not [ln for ln in noisy.get_lines() if ln.get_label().startswith("Novikoff")]
-    assert set(_learner_lines(sep)) == set(LEARNERS.values())
+    assert set(_learner_lines(sep)) == set(SHORT.values())
 
 
 def test_mistakes_figure_without_bounds_has_no_novikoff_line():
@@ -103,7 +105,7 @@ def test_libol_panels_rows_are_streams_columns_are_metrics(table):
     ylabels = [ax.get_ylabel() for ax in fig.axes[:3]]
     assert "updates" in ylabels[1] and "(s)" in ylabels[2] and "mistake rate" in ylabels[0]
     for ax in fig.axes:
-        assert set(_learner_lines(ax)) == set(LEARNERS.values())
+        assert set(_learner_lines(ax)) == set(SHORT.values())
 
 
 def test_learner_colours_agree_across_figures(table):
@@ -119,7 +121,7 @@ def test_final_boxplots_one_box_per_learner_per_stream(table):
     fig = final.final_boxplot_figure(table, metric="mistake_rate")
     assert len(fig.axes) == 2
     for ax in fig.axes:
-        assert sorted(t.get_text() for t in ax.get_yticklabels()) == sorted(LEARNERS.values())
+        assert sorted(t.get_text() for t in ax.get_yticklabels()) == sorted(SHORT.values())
         dots = [c for c in ax.collections if len(c.get_offsets()) == 3]
         assert len(dots) == len(LEARNERS)        # the three seeds of each learner
     assert final.final_boxplot_figure(table, metric="no_such_metric") is None
@@ -238,11 +240,12 @@ def test_boundary_figures_rebuild_2d_streams_from_the_tasks(tmp_path):
     made = boundaries.boundary_figures(table, tasks)
     assert list(made) == ["boundaries_1"]
     ax = made["boundaries_1"].axes[0]
-    assert ax.get_title().replace("\n", "") == names[2, 0]
-    line = _learner_lines(ax)["PA[C=1.0,seed=0]"]
+    assert ax.get_title().replace("\n", "") == views.display_name(views.drop_param(names[2, 0]))
+    pa = views.display_name("PA[C=1.0]")               # as every figure names the learner
+    line = _learner_lines(ax)[pa]
     pts = np.column_stack([line.get_xdata(), line.get_ydata()])
     np.testing.assert_allclose(pts @ np.array([1.0, -0.5]), 0.0, atol=1e-9)
-    assert set(_learner_lines(ax)) == {"PA[C=1.0,seed=0]"}
+    assert set(_learner_lines(ax)) == {pa}
     assert boundaries.boundary_figures(table.drop(columns="final_w"), tasks) == {}
 
 
@@ -303,7 +306,7 @@ def test_regret_figures_draw_the_checked_bound_and_the_reference_rates(table):
             ogd = next(ln for ln in _labelled_lines(ax) if ln.get_label().startswith("OGD")
                        and ": bound" not in ln.get_label())
             bound = next(ln for ln in _labelled_lines(ax)
-                         if ln.get_label() == f"{LEARNERS['ogd']}: bound ogd_regret")
+                         if ln.get_label() == f"{SHORT['ogd']}: bound ogd_regret")
             t = bound.get_xdata()
             # the synthetic table's bound is 3 sqrt(t), except one seed's last checkpoint
             assert bound.get_ydata()[:-1] == pytest.approx(3 * np.sqrt(t[:-1]))
@@ -387,12 +390,13 @@ def test_sweep_figure_is_drawn_for_every_swept_parameter_with_95_intervals():
     (ax,) = [a for a in made["sweep_gamma"].axes if a.get_visible()]
     assert "gamma" in ax.get_xlabel() and "mistake rate" in ax.get_ylabel()
     bars = {c.get_label(): c for c in ax.containers}      # errorbar: line, caps, bars
-    assert set(bars) == set(LEARNERS.values()) | {"PA[C=10.0,variant=pa1]"}
+    full = {views.display_name(n): n for n in [*LEARNERS.values(), "PA[C=10.0,variant=pa1]"]}
+    assert set(bars) == set(full)
     last = table[table["t"].eq(table["t"].max())].drop_duplicates("run_id")
     for learner, container in bars.items():
-        runs = last[last["learner"].eq(learner)]
+        runs = last[last["learner"].eq(full[learner])]
         x, y = container.lines[0].get_data()
-        assert x.tolist() == ([0.1] if "C=10" in learner else [0.1, 0.2, 0.4])
+        assert x.tolist() == ([0.1] if "C=10" in full[learner] else [0.1, 0.2, 0.4])
         (yerr,) = container.lines[2]                     # the vertical bars
         for gamma, mean, bar in zip(x, y, yerr.get_segments()):
             rates = runs.loc[runs["stream"].str.contains(f"gamma={gamma},"), "mistake_rate"]
@@ -402,7 +406,8 @@ def test_sweep_figure_is_drawn_for_every_swept_parameter_with_95_intervals():
     assert "95%" in " ".join(t.get_text() for t in made["sweep_gamma"].legends[0].get_texts())
     (ax,) = [a for a in made["sweep_C"].axes if a.get_visible()]
     (pa,) = ax.containers
-    assert pa.get_label() == "PA[variant=pa1]"       # the learner, named without C
+    assert pa.get_label() == views.display_name("PA[variant=pa1]")  # named without C
+    assert "C=" not in pa.get_label()
     assert pa.lines[0].get_xdata().tolist() == [1.0, 10.0]
     assert sweep.sweep_figure(make_table(), "stream", "gamma") is None
 
@@ -469,7 +474,7 @@ def test_libol_panels_have_seed_bands_median_time_and_rate_axes_scaled_to_the_da
     fig = libol.libol_figure(slow)
     rate_ax, _, time_ax = fig.axes[:3]
     assert len(rate_ax.collections) == len(time_ax.collections) == len(LEARNERS)  # bands
-    pa = _learner_lines(time_ax)[LEARNERS["pa"]]
+    pa = _learner_lines(time_ax)[SHORT["pa"]]
     rows = slow[slow["status"].eq("ok") & slow["learner_key"].eq("pa")
                 & slow["stream"].str.startswith("Noisy")].drop_duplicates(["run_id", "t"])
     median = rows.groupby("t")["time_s"].median().to_numpy()
@@ -489,7 +494,8 @@ def test_final_values_with_few_seeds_are_points_with_mean_and_95_ci(table):
         assert not ax.patches                      # no boxes of three points
         bars = {c.lines[0].get_ydata()[0]: c for c in ax.containers}
         assert len(bars) == len(LEARNERS)
-        names = {t.get_position()[1]: t.get_text() for t in ax.get_yticklabels()}
+        full = {SHORT[k]: LEARNERS[k] for k in LEARNERS}
+        names = {t.get_position()[1]: full[t.get_text()] for t in ax.get_yticklabels()}
         stream = "Separable" if ax.get_title().startswith("Separable") else "Noisy"
         for pos, container in bars.items():
             rates = last.loc[last["learner"].eq(names[pos])

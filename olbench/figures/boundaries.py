@@ -16,7 +16,7 @@ from matplotlib.figure import Figure
 from olbench import schema as col
 from olbench.figures.registry import figure
 from olbench.figures.style import figure_legend, learner_styles, line_style, styled, wrap
-from olbench.views import drop_param, ok_rows
+from olbench.views import display_name, drop_param, ok_rows, short_label
 
 
 def _boundary_segment(w: np.ndarray, box: tuple[float, float, float, float]):
@@ -105,7 +105,9 @@ def boundary_figures(table: pd.DataFrame, tasks) -> dict[str, Figure]:
             continue
         X, y = stream.materialize()
         X = X[:, :2]  # the points; a bias column (last) is part of w, not of the picture
-        weights = {row.learner: np.asarray(json.loads(row.final_w)) for row in rows.itertuples()}
+        names = short_label(rows, col.LEARNER, table)
+        weights = {names[i]: np.asarray(json.loads(w)) for i, w in rows[col.FINAL_W].items()}
         figures[f"boundaries_{number}"] = decision_boundaries_figure(
-            X, y, weights, title=stream.name, colors=learner_styles(table))
+            X, y, weights, title=display_name(drop_param(stream.name)),
+            colors=learner_styles(table))
     return figures

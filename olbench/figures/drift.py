@@ -59,15 +59,16 @@ def windowed_mistake_rate_figure(table: pd.DataFrame, tasks) -> Figure | None:
     if col.MISTAKES not in cp or cp[col.MISTAKES].notna().sum() == 0:
         return None
     switches = switch_times(tasks)
-    cp = one_per_learner(cp[cp["stream_label"].isin(list(switches))])
+    cp = one_per_learner(cp[cp["stream_name"].isin(list(switches))])
     if cp.empty:
         return None
     rates = windowed_rate(cp.dropna(subset=[col.MISTAKES]))
     styles = learner_styles(table)
-    streams = [s for s in switches if s in set(rates["stream_label"])]
+    streams = [s for s in switches if s in set(rates["stream_name"])]
     fig, axes = panels(len(streams), ncols=2, size=(6.0, 3.6))
     for ax, stream in zip(axes, streams):
-        band = mean_band(rates[rates["stream_label"].eq(stream)], "rate", ["learner_label"])
+        sub = rates[rates["stream_name"].eq(stream)]
+        band = mean_band(sub, "rate", ["learner_label"])
         for learner, g in groups(band, "learner_label"):
             # a window's rate holds over (t_{k-1}, t_k]: a step drawn up to t_k, from t = 0
             t = np.concatenate([[0.0], g[col.T].to_numpy(float)])
@@ -85,7 +86,7 @@ def windowed_mistake_rate_figure(table: pd.DataFrame, tasks) -> Figure | None:
         top = float(np.nanmax(band["hi"])) if len(band) else 1.0
         ax.set_ylim(0, min(1.0, 1.1 * top) if top > 0 else 1.0)
         ax.set_xlim(0, float(band[col.T].max()) if len(band) else None)
-        ax.set_title(wrap(stream))
+        ax.set_title(wrap(sub["stream_label"].iloc[0]))
         ax.set_xlabel(LABELS[col.T])
         ax.set_ylabel("mistake rate in the window\n(mistakes / rounds since last checkpoint)")
     seeds = cp[col.SEED].nunique()

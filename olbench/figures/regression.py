@@ -26,7 +26,16 @@ from olbench.figures.style import (
     styled,
     wrap,
 )
-from olbench.views import drop_param, groups, mean_band, ok_rows, ordered, per_checkpoint
+from olbench.views import (
+    display_name,
+    drop_param,
+    groups,
+    mean_band,
+    ok_rows,
+    ordered,
+    per_checkpoint,
+    short_label,
+)
 
 
 def _regression(cp: pd.DataFrame) -> bool:
@@ -118,9 +127,11 @@ def fitted_function_figures(table: pd.DataFrame, tasks) -> dict[str, Figure]:
             continue
         X, y = stream.materialize()
         X = X.toarray() if hasattr(X, "toarray") else np.asarray(X)
-        predictions = {drop_param(r.learner): X @ np.asarray(json.loads(r.final_w))
-                       for r in rows.itertuples()}
+        names = short_label(rows, col.LEARNER, table)
+        predictions = {names[i]: X @ np.asarray(json.loads(w))
+                       for i, w in rows[col.FINAL_W].items()}
         figures[f"fit_{number}"] = fitted_function_figure(
             stream.meta.extra["x"], y, predictions, clean=stream.meta.clean_y,
-            title=f"{drop_param(stream.name)} (seed {first_seed})", styles=styles)
+            title=f"{display_name(drop_param(stream.name))} (seed {first_seed})",
+            styles=styles)
     return figures

@@ -23,7 +23,15 @@ from olbench.figures.style import (
     styled,
     wrap,
 )
-from olbench.views import bound_curves, loglog_fit, mean_band, natural_key, ordered, per_checkpoint
+from olbench.views import (
+    bound_curves,
+    display_name,
+    loglog_fit,
+    mean_band,
+    natural_key,
+    ordered,
+    per_checkpoint,
+)
 
 #: A fitted slope is stated only over at least this many points spanning this factor in t.
 MIN_FIT_POINTS, MIN_FIT_SPAN = 3, 3.0
@@ -99,7 +107,7 @@ def regret_figure(table: pd.DataFrame, *, loglog: bool = False) -> Figure | None
             style = dict(styles[learner])
             if many:
                 style["linestyle"] = LINESTYLES[comparators.index(comp) % len(LINESTYLES)]
-            label = f"{learner} vs {comp}" if many else learner
+            label = f"{learner} vs {display_name(comp)}" if many else learner
             t, m, lo, hi = (g[c].to_numpy(float) for c in (col.T, "mean", "lo", "hi"))
             if loglog:
                 pos = m > 0

@@ -20,7 +20,7 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Patch
 
 from olbench import schema as col
-from olbench.views import label, ok_rows, ordered
+from olbench.views import ok_rows, ordered, short_label
 
 #: Learner colours: tab10 without its red, which is reserved for bound violations.
 PALETTE = ["#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f",
@@ -75,7 +75,8 @@ def learner_styles(names: Iterable[str] | pd.DataFrame) -> dict[str, dict]:
     """Colour, line style and marker per learner label, by sorted name: the same in every
     figure, and no two learners alike in all three (curves that coincide stay visible).
 
-    ``names``: learner labels, or a results table (its ok rows' learners, seed dropped).
+    ``names``: learner labels, or a results table (its ok rows' learners' display names,
+    :func:`~olbench.views.short_label`, as the views label them).
 
     >>> s = learner_styles(["b", "a"]); s["a"]["color"] == PALETTE[0], s["b"]["color"] == PALETTE[1]
     (True, True)
@@ -83,7 +84,7 @@ def learner_styles(names: Iterable[str] | pd.DataFrame) -> dict[str, dict]:
     ('-', '--', 'o', 's')
     """
     if isinstance(names, pd.DataFrame):
-        names = label(ok_rows(names), col.LEARNER)
+        names = short_label(ok_rows(names), col.LEARNER)
     return {n: {"color": PALETTE[i % len(PALETTE)],
                 "linestyle": LINESTYLES[i % len(LINESTYLES)],
                 "marker": MARKERS[i % len(MARKERS)], "markevery": MARK_EVERY}

@@ -15,7 +15,14 @@ from matplotlib.figure import Figure
 from olbench import schema as col
 from olbench.figures.registry import figure
 from olbench.figures.style import LABELS, figure_legend, learner_styles, panels, styled, wrap
-from olbench.views import final_rows, one_per_learner, ordered, sweep_rows, swept_parameters
+from olbench.views import (
+    display_names,
+    final_rows,
+    one_per_learner,
+    ordered,
+    sweep_rows,
+    swept_parameters,
+)
 
 #: Interval of the mean over k seeds drawn as error bars.
 INTERVAL = "error bars: mean ± 1.96·sd/√k over k seeds (95% normal CI of the mean)"
@@ -42,6 +49,9 @@ def sweep_figure(table: pd.DataFrame, concept: str, param: str) -> Figure | None
     rows = rows[rows.groupby("panel")["value"].transform("nunique") > 1]
     if rows.empty:
         return None
+    # the full names (parameter dropped) shown as display names, distinct ones kept apart
+    rows = rows.assign(series=rows["series"].map(display_names(ordered(rows["series"]))),
+                       panel=rows["panel"].map(display_names(ordered(rows["panel"]))))
     stats = rows.groupby(["panel", "series", "value"])[metric].agg(["mean", "std", "count"])
     stats = stats.reset_index()
     stats["half"] = 1.96 * stats["std"].fillna(0.0) / np.sqrt(stats["count"])
