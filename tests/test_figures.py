@@ -506,3 +506,17 @@ def test_final_values_with_few_seeds_are_points_with_mean_and_95_ci(table):
             assert seg[:, 0] == pytest.approx([rates.mean() - half, rates.mean() + half])
     many = final.final_boxplot_figure(make_table(seeds=tuple(range(12)), n_checkpoints=5))
     assert all(ax.patches for ax in many.axes)     # 12 seeds: box plots
+
+
+def test_regret_loglog_draws_only_curves_with_a_positive_mean():
+    """Some runs above zero, every mean below (a learner beating the comparator on drift):
+    nothing to draw on log axes, and no error; a stream without a positive mean gets a note."""
+    t = make_table(seeds=(0, 1), n_checkpoints=8, failures=False)
+    t["regret"] = np.where(t["seed"].eq(0), 1.0, -5.0)
+    assert regret.regret_figure(t, loglog=True) is None
+    t.loc[t["stream_key"].eq("separable"), "regret"] = 2.0
+    fig = regret.regret_figure(t, loglog=True)
+    _drawn(fig)
+    noisy = next(ax for ax in fig.axes if ax.get_title().startswith("Noisy"))
+    assert any("no positive mean regret" in x.get_text() for x in noisy.texts)
+    assert noisy.get_yscale() == "linear"

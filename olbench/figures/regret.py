@@ -42,6 +42,12 @@ def _single(series: pd.Series, what: str) -> str:
     return str(vals[0]) if len(vals) == 1 else f"{len(vals)} {what}s" if len(vals) else "none"
 
 
+def _any_positive_mean(cp: pd.DataFrame) -> bool:
+    """Does any curve of the figure (mean regret over seeds) have a positive point?"""
+    keys = ["stream_label", "learner_label", col.COMPARATOR, col.T]
+    return bool((cp.groupby(keys, dropna=False)[col.REGRET].mean() > 0).any())
+
+
 def slope_text(t, mean) -> str:
     """The fitted log-log slope of a mean curve over its second half, with the range of t it
     was fitted over; "slope n/a" where too few positive points or too short a range.
@@ -89,8 +95,8 @@ def regret_figure(table: pd.DataFrame, *, loglog: bool = False) -> Figure | None
     if col.REGRET not in cp or cp[col.REGRET].notna().sum() == 0:
         return None
     cp = cp[cp[col.REGRET].notna()]
-    if loglog and not (cp[col.REGRET] > 0).any():
-        return None
+    if loglog and not _any_positive_mean(cp):
+        return None   # nothing to draw on log axes (e.g. a learner that beats the comparator)
     styles = learner_styles(table)
     bounds = bound_curves(table, col.REGRET)
     comparators = ordered(cp[col.COMPARATOR])
@@ -124,7 +130,11 @@ def regret_figure(table: pd.DataFrame, *, loglog: bool = False) -> Figure | None
             ax.plot(t[keep], b[keep], label=f"{learner}: bound {name}",
                     **{**line_style(styles.get(learner, {"color": "0.2"})), "linestyle": ":",
                        "linewidth": 1.3})
-        if loglog:
+        if loglog and top <= 0:
+            ax.set_xscale("log")
+            ax.text(0.5, 0.5, "no positive mean regret:\nnothing to draw on log axes",
+                    transform=ax.transAxes, ha="center", va="center", color="0.35")
+        elif loglog:
             ax.set_xscale("log")
             ax.set_yscale("log")
             if top > 0:
