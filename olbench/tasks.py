@@ -65,14 +65,17 @@ class Task:
     stream: dict
     learner: dict
     comparators: tuple = ()
-    checkpoints: int = 25
+    checkpoints: int | tuple[int, ...] = 25
     loss: str | None = None
     cache_dir: str | None = field(default=None, compare=False)
+    spacing: str = "log"
 
     @property
     def run_id(self) -> str:
         spec = [self.experiment, self.seed, self.stream, self.learner, list(self.comparators),
                 self.checkpoints, self.loss]
+        if self.spacing != "log":   # so that the ids (and resumed results) of log runs stay
+            spec.append(self.spacing)
         return hashlib.sha256(json.dumps(spec, sort_keys=True, default=str).encode()
                               ).hexdigest()[:16]
 
@@ -131,8 +134,8 @@ def _with_seed(spec: dict, seed: int) -> dict:
 
 
 def expand(grid: Any, *, seeds: Iterable[int], experiment: str = "single",
-           checkpoints: int = 25, loss: str | None = None,
-           cache_dir: str | None = None) -> list[Task]:
+           checkpoints: int | tuple[int, ...] = 25, loss: str | None = None,
+           cache_dir: str | None = None, spacing: str = "log") -> list[Task]:
     """The tasks of a grid: streams x learners x seeds, each with all comparators."""
     grid = _plain(grid)
     unknown = set(grid) - {"seeds", "blocks", *GROUPS}
@@ -148,7 +151,7 @@ def expand(grid: Any, *, seeds: Iterable[int], experiment: str = "single",
     if not streams or not learners:
         raise GridError("an experiment grid needs at least one stream and one learner")
     return [Task(experiment, int(seed), _with_seed(stream, seed), learner, comparators,
-                 checkpoints, loss, cache_dir)
+                 checkpoints, loss, cache_dir, spacing)
             for seed in seeds for stream in streams for learner in learners]
 
 
@@ -173,7 +176,7 @@ def single_cell(stream: Any, learner: Any, comparator: Any, **kw) -> list[Task]:
     comparators = (_plain(comparator),) if comparator is not None else ()
     return [Task(kw.get("experiment", "single"), int(s), _with_seed(_plain(stream), s),
                  _plain(learner), comparators, kw.get("checkpoints", 25), kw.get("loss"),
-                 kw.get("cache_dir")) for s in seeds]
+                 kw.get("cache_dir"), kw.get("spacing", "log")) for s in seeds]
 
 
 def validate(tasks: list[Task]) -> None:

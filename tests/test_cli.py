@@ -31,6 +31,7 @@ def test_help_lists_groups_options_and_examples():
     out = olbench("--help")
     assert out.returncode == 0, out.stderr
     for text in ("learner: ", "stream: ", "comparator: ", "experiment: ", "run.n_jobs",
+                 "run.checkpoint_spacing (log | linear",
                  "olbench experiment=novikoff", "perceptron", "pa_vs_arow_outliers",
                  "olbench --list [learner | learner=pa]"):
         assert text in out.stdout, text
