@@ -308,6 +308,31 @@ def test_splits_concatenation_and_online_then_evaluate(toy):
         Dataset(**kw, split="train+test", standardize=True)
 
 
+
+def test_train_then_test_reports_the_test_part_on_its_own(toy, tmp_path):
+    """A run over split=train_then_test has a checkpoint at the train/test boundary (t = 4)
+    and the test part's mistake rate as its own column, in the table and the summary. The
+    Perceptron on the toy rows by hand: w = 0 -> mistake on 1 (+1, w = x1 = (1, 0, 2)),
+    2: w.x = 0 -> mistake (w = (1, -1, 2)), 3: 0.5 + -0.5 + 1 = 1 > 0, 4: w.x = 8 on y = -1
+    -> mistake (w = (1, -1, -2)); test rows 5: (2, 0, 0) -> 2 on y = -1: mistake,
+    6: (0, 3, 1) -> -5 on y = +1: mistake. Test part: 2 mistakes in 2 rounds."""
+    import olbench
+
+    card, d = toy
+    put(d["mine"], "toy.svm", TRAIN)
+    put(d["mine"], "toy.svm.t", TEST)
+    res = olbench.run_experiment(
+        learner="perceptron", comparator="generating", seeds=[0], output_dir=tmp_path,
+        n_jobs=1, figures=False, quiet=True,
+        stream={"key": "dataset", "name": "toy", "split": "train_then_test",
+                "data_dir": str(d["mine"])})
+    t = res.table.drop_duplicates("t").set_index("t")
+    assert 4 in t.index and t.loc[4, "mistakes"] == 3 and np.isnan(t.loc[4, "test_mistakes"])
+    assert (t.loc[6, "mistakes"], t.loc[6, "test_mistakes"], t.loc[6, "test_mistake_rate"]) \
+        == (5, 2, 1.0)
+    assert res.summary["test_mistake_rate_mean"].tolist() == [1.0]
+    assert "test mistake rate" in res.summary_text
+
 def test_same_bytes_as_the_file_stream(toy):
     card, d = toy
     path = put(d["mine"], "toy.svm", TRAIN)
