@@ -37,3 +37,14 @@ def test_throughput_smoke(capsys, monkeypatch):
     out = capsys.readouterr().out
     for label in bench.LABEL.values():
         assert label in out
+
+
+def test_comparators_benchmark_smoke(monkeypatch, capsys):
+    """benchmarks/comparators.py: every case returns a certified row at a tiny size."""
+    monkeypatch.syspath_prepend(str(BENCHMARKS))
+    bench = importlib.import_module("comparators")
+    rows = bench.main(["--n", "300", "--d", "5"])
+    assert [r["case"] for r in rows] == list(bench.GRID)
+    for r in rows:
+        assert r["solver"] != "skip" and float(r["gap"]) <= 1e-9, r
+    assert "| max_margin | 300 | 5 |" in capsys.readouterr().out
