@@ -103,3 +103,23 @@ def make_checkpoints(n: int, spec: int | Sequence[int] = 25, spacing: str = "log
         raise ValueError(f"run.checkpoints lists round {int(rounds.max())}, beyond this "
                          f"stream's n={n} rounds")
     return np.unique(np.concatenate([rounds, [n]]))
+
+
+def run_checkpoints(meta, spec: int | Sequence[int] = 25, spacing: str = "log") -> np.ndarray:
+    """The checkpoints of a run over a stream: :func:`make_checkpoints`, plus the train/test
+    boundary ``meta.extra["test_start"]`` of a ``split=train_then_test`` stream (so the test
+    part is measured from exactly where it starts).
+
+    >>> from types import SimpleNamespace as NS
+    >>> run_checkpoints(NS(n=1000, extra={"test_start": 700}), 5).tolist()
+    [1, 6, 32, 178, 700, 1000]
+    """
+    ks = make_checkpoints(meta.n, spec, spacing)
+    start = train_test_boundary(meta)
+    return ks if start is None else np.union1d(ks, [start])
+
+
+def train_test_boundary(meta) -> int | None:
+    """The number of training rounds before the test part (None: no test part)."""
+    start = (getattr(meta, "extra", None) or {}).get("test_start")
+    return None if start is None or not 0 < int(start) < meta.n else int(start)

@@ -88,7 +88,7 @@ def _loss_task(loss: str | None) -> str | None:
 def run_task(task: Task) -> pd.DataFrame:
     """Run one task and return its rows; an exception becomes one row with status=error."""
     import olbench
-    from olbench.checkpoints import make_checkpoints
+    from olbench.checkpoints import run_checkpoints
     from olbench.metrics import metrics_table
 
     start = time.perf_counter()
@@ -101,7 +101,7 @@ def run_task(task: Task) -> pd.DataFrame:
         learner = instantiate(task.learner, _convert_="all")
         ident.update({col.STREAM: stream.name, col.LEARNER: learner.name})
         meta = stream.meta if whole is None else whole[2]
-        ks = make_checkpoints(meta.n, task.checkpoints, task.spacing)
+        ks = run_checkpoints(meta, task.checkpoints, task.spacing)
         data = (stream,) if whole is None else whole[:2]
         trace = olbench.run(learner, *data, loss=task.loss, checkpoints=ks)
         fits = {}

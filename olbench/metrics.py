@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 
 from olbench import schema as col
-from olbench.checkpoints import log_checkpoints
+from olbench.checkpoints import log_checkpoints, train_test_boundary
 from olbench.losses import get_loss, mistakes
 
 
@@ -62,14 +62,17 @@ def comparator_cum_loss(comparator, checkpoints, y=None, *, loss=None, epsilon=0
 
 
 def curve(margins, y=None, updated=None, *, loss: str = "hinge", epsilon: float = 0.1,
-          tie: str = "novikoff", comparator=None, checkpoints=None, clean_y=None) -> pd.DataFrame:
+          tie: str = "novikoff", comparator=None, checkpoints=None, clean_y=None,
+          test_start: int | None = None) -> pd.DataFrame:
     """One row per checkpoint T: cumulative loss, mistakes, updates, regret.
 
     Columns: ``t``, ``loss`` (its name), ``cum_loss``, ``avg_loss``, ``mistakes``,
     ``mistake_rate`` (against the observed labels, classification only), ``clean_mistakes``,
     ``clean_mistake_rate`` (against ``clean_y`` if given), ``updates`` (if ``updated`` known),
     ``comparator_loss`` and ``regret`` = cum_loss - comparator_loss (if a comparator is given).
-    Any loss can be asked for: it is evaluated from the recorded margins.
+    Any loss can be asked for: it is evaluated from the recorded margins. ``test_start``
+    (a ``split=train_then_test`` stream's training length): ``test_mistakes``,
+    ``test_mistake_rate`` and ``test_avg_loss`` over rounds test_start+1..t, empty up to it.
 
     >>> m = np.array([0.0, 0.5, -1.0, 2.0]); y = np.array([1.0, 1.0, 1.0, 1.0])
     >>> df = curve(m, y, np.array([True, True, True, False]), comparator=np.zeros(4),
@@ -81,7 +84,8 @@ def curve(margins, y=None, updated=None, *, loss: str = "hinge", epsilon: float 
     n = len(y)
     ks = log_checkpoints(n) if checkpoints is None else np.asarray(checkpoints, dtype=np.int64)
     L = get_loss(loss, epsilon=epsilon)
-    cum = np.cumsum(L(margins, y))[ks - 1]
+    cum_all = np.cumsum(L(margins, y))
+    cum = cum_all[ks - 1]
     df = pd.DataFrame({col.T: ks, col.LOSS: loss, col.CUM_LOSS: cum, col.AVG_LOSS: cum / ks})
     if L.task == "classification":
         mis = np.cumsum(mistakes(margins, y, tie))[ks - 1]
@@ -89,6 +93,9 @@ def curve(margins, y=None, updated=None, *, loss: str = "hinge", epsilon: float 
         if clean_y is not None:
             cm = np.cumsum(mistakes(margins, np.asarray(clean_y, float), tie))[ks - 1]
             df[col.CLEAN_MISTAKES], df[col.CLEAN_MISTAKE_RATE] = cm, cm / ks
+    if test_start is not None:
+        _test_part(df, ks, int(test_start), cum_all,
+                   np.cumsum(mistakes(margins, y, tie)) if L.task == "classification" else None)
     if updated is not None:
         df[col.UPDATES] = np.cumsum(updated)[ks - 1]
     if comparator is not None:
@@ -96,6 +103,18 @@ def curve(margins, y=None, updated=None, *, loss: str = "hinge", epsilon: float 
         df[col.COMPARATOR_LOSS] = comp
         df[col.REGRET] = cum - comp
     return df
+
+
+def _test_part(df: pd.DataFrame, ks, start: int, cum_loss, cum_mistakes) -> None:
+    """The test part's columns: differences of cumulative counts past the boundary."""
+    after = ks > start
+    rounds = np.where(after, ks - start, 1)
+    before = cum_loss[start - 1] if start > 0 else 0.0
+    df[col.TEST_AVG_LOSS] = np.where(after, (cum_loss[ks - 1] - before) / rounds, np.nan)
+    if cum_mistakes is not None:
+        m0 = cum_mistakes[start - 1] if start > 0 else 0
+        tm = np.where(after, cum_mistakes[ks - 1] - m0, np.nan)
+        df[col.TEST_MISTAKES], df[col.TEST_MISTAKE_RATE] = tm, tm / rounds
 
 
 def metrics_table(trace, *, learner=None, meta=None, fits: dict | None = None,
@@ -123,7 +142,8 @@ def metrics_table(trace, *, learner=None, meta=None, fits: dict | None = None,
                      and (f.prefix_loss is None or np.isin(ks, f.checkpoints).all())), None)
     df = curve(margins, y, updated, loss=loss, epsilon=epsilon, tie=tie,
                comparator=comp if comp is not None and comp.ok else None, checkpoints=ks,
-               clean_y=getattr(meta, "clean_y", None))
+               clean_y=getattr(meta, "clean_y", None),
+               test_start=None if meta is None else train_test_boundary(meta))
     df[col.COMPARATOR] = comp.comparator if comp is not None else None
     if learner is None:
         return df

@@ -37,12 +37,16 @@ from olbench.views import (
 )
 
 KEYS = [col.STREAM, col.LEARNER, col.COMPARATOR]
-METRICS = (col.MISTAKE_RATE, col.CUM_LOSS, col.REGRET, col.UPDATES, col.TIME_S)
+METRICS = (col.MISTAKE_RATE, col.CUM_LOSS, col.REGRET, col.UPDATES, col.TIME_S,
+           col.TEST_MISTAKE_RATE, col.TEST_AVG_LOSS)
 NONE = "—"
 #: (metric, column title) of the summary shown to people, LIBOL's columns first
 SUMMARY_COLUMNS = ((col.MISTAKE_RATE, "mistake rate"), (col.UPDATES, "updates"),
                    (col.TIME_S, "time (s)"), (col.CUM_LOSS, "cumulative loss"),
-                   (col.REGRET, "regret"))
+                   (col.REGRET, "regret"), (col.TEST_MISTAKE_RATE, "test mistake rate"),
+                   (col.TEST_AVG_LOSS, "test avg loss"))
+#: shown only when some run has them (split=train_then_test streams)
+OPTIONAL_SUMMARY = (col.TEST_MISTAKE_RATE, col.TEST_AVG_LOSS)
 _STATUS_ORDER = {"violated": 0, "holds": 1, "skipped": 2}
 
 
@@ -124,6 +128,8 @@ def display_summary(summary: pd.DataFrame) -> pd.DataFrame:
     cols["runs"] = summary["runs"].astype(int).astype(str)
     cols["errors"] = summary["errors"].astype(int).astype(str)
     for metric, title in SUMMARY_COLUMNS:
+        if metric in OPTIONAL_SUMMARY and summary[f"{metric}_mean"].isna().all():
+            continue
         cols[title] = [mean_pm(m, s) for m, s in
                        zip(summary[f"{metric}_mean"], summary[f"{metric}_std"])]
     cols["bounds hold"] = summary["bounds_hold"]

@@ -41,6 +41,9 @@ MISTAKES = "mistakes"
 MISTAKE_RATE = "mistake_rate"
 CLEAN_MISTAKES = "clean_mistakes"
 CLEAN_MISTAKE_RATE = "clean_mistake_rate"
+TEST_MISTAKES = "test_mistakes"
+TEST_MISTAKE_RATE = "test_mistake_rate"
+TEST_AVG_LOSS = "test_avg_loss"
 UPDATES = "updates"
 COMPARATOR_LOSS = "comparator_loss"
 REGRET = "regret"
@@ -91,6 +94,10 @@ COLUMNS = {
     WALL_S: "wall time of the whole task: stream, run, comparators, metrics (s)",
     CLEAN_MISTAKES: "cumulative mistakes against the noise-free labels (noisy streams)",
     CLEAN_MISTAKE_RATE: "clean_mistakes / t",
+    TEST_MISTAKES: "split=train_then_test: mistakes on the test part, rounds test_start+1..t "
+                   "(empty up to the train/test boundary t = test_start, itself a checkpoint)",
+    TEST_MISTAKE_RATE: "test_mistakes / (t - test_start): the test part's mistake rate",
+    TEST_AVG_LOSS: "split=train_then_test: the mean loss over the test part's rounds up to t",
     TRACEBACK: "the end of the traceback of a failed run",
     STREAM_KEY: "the stream's registry key (known even when the run failed early)",
     LEARNER_KEY: "the learner's registry key (known even when the run failed early)",

@@ -52,3 +52,14 @@ def test_sparse_smoke(monkeypatch):
     for r in rows:  # the hand loop's weights were asserted equal inside; sklearn's here
         assert r["sklearn_match"] == "yes"
         assert ("vw_cache" in r) == vw
+
+
+def test_comparators_benchmark_smoke(monkeypatch, capsys):
+    """benchmarks/comparators.py: every case returns a certified row at a tiny size."""
+    monkeypatch.syspath_prepend(str(BENCHMARKS))
+    bench = importlib.import_module("comparators")
+    rows = bench.main(["--n", "300", "--d", "5"])
+    assert [r["case"] for r in rows] == list(bench.GRID)
+    for r in rows:
+        assert r["solver"] != "skip" and float(r["gap"]) <= 1e-9, r
+    assert "| max_margin | 300 | 5 |" in capsys.readouterr().out

@@ -308,6 +308,31 @@ def test_splits_concatenation_and_online_then_evaluate(toy):
         Dataset(**kw, split="train+test", standardize=True)
 
 
+
+def test_train_then_test_reports_the_test_part_on_its_own(toy, tmp_path):
+    """A run over split=train_then_test has a checkpoint at the train/test boundary (t = 4)
+    and the test part's mistake rate as its own column, in the table and the summary. The
+    Perceptron on the toy rows by hand: w = 0 -> mistake on 1 (+1, w = x1 = (1, 0, 2)),
+    2: w.x = 0 -> mistake (w = (1, -1, 2)), 3: 0.5 + -0.5 + 1 = 1 > 0, 4: w.x = 8 on y = -1
+    -> mistake (w = (1, -1, -2)); test rows 5: (2, 0, 0) -> 2 on y = -1: mistake,
+    6: (0, 3, 1) -> -5 on y = +1: mistake. Test part: 2 mistakes in 2 rounds."""
+    import olbench
+
+    card, d = toy
+    put(d["mine"], "toy.svm", TRAIN)
+    put(d["mine"], "toy.svm.t", TEST)
+    res = olbench.run_experiment(
+        learner="perceptron", comparator="generating", seeds=[0], output_dir=tmp_path,
+        n_jobs=1, figures=False, quiet=True,
+        stream={"key": "dataset", "name": "toy", "split": "train_then_test",
+                "data_dir": str(d["mine"])})
+    t = res.table.drop_duplicates("t").set_index("t")
+    assert 4 in t.index and t.loc[4, "mistakes"] == 3 and np.isnan(t.loc[4, "test_mistakes"])
+    assert (t.loc[6, "mistakes"], t.loc[6, "test_mistakes"], t.loc[6, "test_mistake_rate"]) \
+        == (5, 2, 1.0)
+    assert res.summary["test_mistake_rate_mean"].tolist() == [1.0]
+    assert "test mistake rate" in res.summary_text
+
 def test_same_bytes_as_the_file_stream(toy):
     card, d = toy
     path = put(d["mine"], "toy.svm", TRAIN)
@@ -405,3 +430,97 @@ def test_cli_runs_a_dataset_by_name(tmp_path):
     assert (final["t"], final["stream_d"], final["status"]) == (32561, 123, "ok")
     assert final["stream"].startswith("Dataset[name=a9a,")
     assert 0.1 < final["mistake_rate"] < 0.4
+
+
+# ------------------------------------------------------------------ OpenML
+def _bunch(target):
+    """What fetch_openml(as_frame=True) returns: a frame with a numeric and a categorical
+    feature, the default target, and the dataset's details."""
+    from sklearn.utils import Bunch
+
+    data = pd.DataFrame({"age": [30.0, 45.0, 22.0, 60.0],
+                         "housing": pd.Categorical(["own", "rent", "own", "free"],
+                                                   categories=["free", "own", "rent"])})
+    return Bunch(data=data, target=pd.Series(target, dtype="category"),
+                 details={"id": 31, "name": "credit-g", "version": "1"})
+
+
+@pytest.fixture
+def fake_openml(monkeypatch):
+    """A fake at the one function that reads OpenML: a folder 'has' the data when it holds a
+    marker file (as scikit-learn's cache holds its files); a network fetch writes it."""
+    import olbench.datasets.openml as om
+    import olbench.streams.datasets as sd
+
+    calls, target = [], ["good", "bad", "good", "good"]
+
+    def fetch(key, data_home, network):
+        calls.append((key, Path(data_home), network))
+        marker = Path(data_home) / "credit-g.marker"
+        if network:
+            marker.parent.mkdir(parents=True, exist_ok=True)
+            marker.write_text("cached")
+        elif not marker.exists():
+            raise om.NotCached()
+        return _bunch(target)
+
+    monkeypatch.setattr(om, "fetch", fetch)
+    monkeypatch.setattr(sd, "_OPENML", {})
+    return calls, target
+
+
+def test_openml_offline_first_then_download(fake_openml, tmp_path, monkeypatch):
+    calls, _ = fake_openml
+    mine = tmp_path / "mine"
+    with pytest.raises(DatasetNotFound) as err:          # offline, no copy anywhere
+        Dataset(name="openml:credit-g", positive_label="good", data_dir=str(mine))
+    message = str(err.value)
+    assert "OpenML dataset 'openml:credit-g' is not on this machine and OLBENCH_OFFLINE" \
+           " is set" in message
+    assert f"fetch_openml(name='credit-g', data_home='{mine / 'openml'}')" in message
+    assert [c[2] for c in calls] == [False, False, False]          # data_dir, shared, cache
+    assert calls[0][1] == mine / "openml"
+    monkeypatch.delenv("OLBENCH_OFFLINE")
+    s = Dataset(name="openml:credit-g", positive_label="good", data_dir=str(mine))
+    assert calls[-1] == ({"name": "credit-g"}, mine / "openml", True)   # into the data folder
+    X, y = s.materialize()
+    # age, then housing one-hot in OpenML's category order (free, own, rent)
+    np.testing.assert_array_equal(X, [[30, 0, 1, 0], [45, 0, 0, 1], [22, 0, 1, 0],
+                                      [60, 1, 0, 0]])
+    np.testing.assert_array_equal(y, [1, -1, 1, 1])
+    assert s.meta.extra["openml_id"] == 31 and s.meta.extra["source"].endswith("/d/31")
+    monkeypatch.setenv("OLBENCH_OFFLINE", "1")
+    import olbench.streams.datasets as sd
+
+    sd._OPENML.clear()
+    n_calls = len(calls)
+    assert Dataset(name="openml:credit-g", positive_label="good",
+                   data_dir=str(mine)).meta.n == 4               # offline: the local copy
+    assert calls[n_calls:] == [({"name": "credit-g"}, mine / "openml", False)]
+
+
+def test_openml_labels_need_a_stated_binarisation(fake_openml):
+    calls, target = fake_openml
+    import olbench.datasets.openml as om
+
+    om.fetch(None, Path(om.cache_dir()) / "openml", True)       # cached in the cache folder
+    with pytest.raises(ValueError, match="pass positive_label=<one of them>"):
+        Dataset(name="openml:31").materialize()
+    target[:] = ["a", "b", "c", "a"]                              # three classes
+    import olbench.streams.datasets as sd
+
+    sd._OPENML.clear()
+    with pytest.raises(ValueError, match="'openml:31' is multiclass \\(3 classes"):
+        Dataset(name="openml:31")
+    X, y = Dataset(name="openml:31", positive_label="a", negative_label="c").materialize()
+    np.testing.assert_array_equal(y, [1, -1, 1])                 # the pair only
+    assert calls[1][0] == {"data_id": 31}
+
+
+def test_openml_local_lookup_never_reaches_the_network(tmp_path):
+    """The real scikit-learn client with the network refused, on an empty cache: NotCached."""
+    from olbench.datasets.openml import NotCached, fetch
+
+    with pytest.raises(NotCached):
+        fetch({"data_id": 31}, tmp_path / "openml", network=False)
+    assert leftovers(tmp_path) == []

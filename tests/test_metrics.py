@@ -79,3 +79,17 @@ def test_evaluate_table_with_bounds():
             "bound_holds", "bound_name", "skip_reason"} <= set(df.columns)
     assert set(df.bound_name) == {"novikoff", "freund_schapire"}
     assert df.bound_holds.all()
+
+
+def test_test_part_of_train_then_test_is_measured_from_the_boundary():
+    """Rounds 1-4 train, 5-6 test: hinge losses 1, 0.5, 2, 0 | 3, 0 by hand, mistakes
+    (y p <= 0) at rounds 1, 3 | 5; the test part's numbers are those of rounds 5-6 only."""
+    m = np.array([0.0, 0.5, -1.0, 2.0, -2.0, 1.5])
+    y = np.ones(6)
+    df = curve(m, y, checkpoints=[2, 4, 5, 6], test_start=4)
+    assert df["mistakes"].tolist() == [1, 2, 3, 3]
+    assert np.isnan(df["test_mistakes"].iloc[:2]).all()        # up to the boundary: empty
+    assert df["test_mistakes"].iloc[2:].tolist() == [1, 1]
+    assert df["test_mistake_rate"].iloc[2:].tolist() == [1.0, 0.5]
+    assert df["test_avg_loss"].iloc[2:].tolist() == [3.0, 1.5]
+    assert "test_mistakes" not in curve(m, y, checkpoints=[6])

@@ -48,8 +48,12 @@ def _rows(X, y, loss: str, epsilon: float):
 
 
 def solve_conic(X, y, loss: str, epsilon: float, lam: float, radius: float | None,
-                time_limit: float, max_iter: int = 500, tol: float = 1e-10):
-    """(u, alpha, status string) or :class:`QPUnavailable`."""
+                time_limit: float, max_iter: int = 500, tol: float = 1e-10, linear=None):
+    """(u, alpha, status string) or :class:`QPUnavailable`.
+
+    ``linear``: a vector c adding -c.u to the objective (the rounds held fixed by
+    :func:`working_set`).
+    """
     n, d = X.shape
     nnz = X.nnz if sp.issparse(X) else n * d
     if nnz > MAX_NNZ or float(nnz) * d > MAX_WORK:
@@ -71,7 +75,8 @@ def solve_conic(X, y, loss: str, epsilon: float, lam: float, radius: float | Non
         cones.append(clarabel.SecondOrderConeT(d + 1))
     N = d + n
     P = sp.diags(np.concatenate([np.full(d, float(lam)), np.zeros(n)])).tocsc()
-    q = np.concatenate([np.zeros(d), np.ones(n)])
+    q = np.concatenate([np.zeros(d) if linear is None else -np.asarray(linear, float),
+                        np.ones(n)])
     settings = clarabel.DefaultSettings()
     settings.verbose = False
     settings.time_limit = float(time_limit)
@@ -98,6 +103,35 @@ def solve_conic(X, y, loss: str, epsilon: float, lam: float, radius: float | Non
     else:
         alpha = np.clip(z[n:2 * n] - z[:n], -1.0, 1.0)
     return u, alpha, f"{status} ({sol.iterations} iterations)"
+
+
+def working_set(X, y, alpha, loss: str, epsilon: float, lam: float, time_limit: float,
+                size: int):
+    """The dual optimum over the ``size`` rounds that violate optimality most, the others
+    held at alpha: one exact block step of dual ascent (so D never decreases).
+
+    With B the fixed rounds and c = X_B^T alpha_B, the block is the conic program min over u
+    of sum_{t in U} phi_t(x_t.u) - c.u + lam/2 ||u||^2, whose dual is the full dual with
+    alpha_B fixed. U: the largest violations of the dual's optimality conditions (the
+    steepest feasible ascent direction of each coordinate, as in SVMlight's working sets,
+    Joachims 1999). Returns (full alpha, status) -- the caller certifies it on all rounds --
+    or raises :class:`QPUnavailable`.
+    """
+    u = np.asarray(X.T @ alpha, float).ravel() / lam
+    resid = y - np.asarray(X @ u, float).ravel()      # dD/dalpha_t apart from the eps term
+    eps = epsilon if loss == "epsilon_insensitive" else 0.0
+    lo = np.minimum(y, 0.0) if loss == "hinge" else -np.ones_like(y)
+    hi = np.maximum(y, 0.0) if loss == "hinge" else np.ones_like(y)
+    up = np.where(alpha >= 0, resid - eps, resid + eps)
+    down = np.where(alpha > 0, eps - resid, -eps - resid)
+    viol = np.maximum(np.where(alpha < hi, up, 0.0), np.where(alpha > lo, down, 0.0))
+    U = np.sort(np.argsort(-viol, kind="stable")[:size])
+    rest = alpha.copy()
+    rest[U] = 0.0
+    c = np.asarray(X.T @ rest, float).ravel()
+    _, aU, status = solve_conic(X[U], y[U], loss, epsilon, lam, None, time_limit, linear=c)
+    rest[U] = aU
+    return rest, status
 
 
 def ball_mu(v_norm: float, lam: float, radius: float) -> float:

@@ -279,12 +279,13 @@ def _piecewise(X, y, loss: str, epsilon: float, lam: float, radius: float | None
         sols.append(s)
         return limits.certified(s, "target")
 
-    def dcd() -> Solution | None:
-        alpha0 = None if warm is None else warm.alpha
+    def dcd(max_epochs: int = 20_000) -> Solution | None:
+        alpha0 = min(sols, key=lambda s: s.gap).alpha if sols else \
+            None if warm is None else warm.alpha
         start = time.monotonic()
         res = _dcd.solve_dcd(
             X, y, loss, epsilon, lam, alpha0=alpha0, tol=limits.target,
-            deadline=start + 0.6 * _remaining(deadline),
+            deadline=start + 0.6 * _remaining(deadline), max_epochs=max_epochs,
             primal_dual=lambda a: _score(X, y, a, loss, epsilon, lam, None))
         s = Solution(res.u, res.primal, min(res.dual, res.primal),
                      {"solver": "dcd", "epochs": res.epochs, "polished": res.polished},
@@ -317,9 +318,40 @@ def _piecewise(X, y, loss: str, epsilon: float, lam: float, radius: float | None
         attempts.append(f"clarabel: {status}, gap {s.gap:.3g}")
         return None
 
+    def shrunk() -> Solution | None:
+        """Exact block steps of dual ascent on working sets (:func:`._qp.working_set`) from
+        the best dual point so far, until certified: each step solves a conic program over
+        the rounds violating optimality most, the rest held fixed (D never decreases)."""
+        size = min(n, max(2000, 40 * d))
+        while sols and _remaining(deadline) > 0:
+            prev = min(sols, key=lambda s: s.gap)
+            try:
+                alpha, status = _qp.working_set(X, y, prev.alpha, loss, epsilon, lam,
+                                                _remaining(deadline), size)
+            except _qp.QPUnavailable as e:
+                attempts.append(f"working set: {e}")
+                return None
+            lo_, hi_ = _dcd.box(loss, y)
+            eps = epsilon if loss == "epsilon_insensitive" else 0.0
+            cands = [(None, alpha), (None, _dcd.polish(X, y, alpha, eps, lo_, hi_, lam))]
+            s = _best(X, y, loss, epsilon, lam, None, [c for c in cands if c[1] is not None],
+                      {"solver": "dcd+working-set", "status": status, "size": size})
+            if done(s):
+                return s
+            if s.gap >= prev.gap * (1 - 1e-3):
+                attempts.append(f"working set of {size}: {status}, gap {s.gap:.3g} (stalled)")
+                return None
+        attempts.append("working set: no time left")
+        return None
+
     n, d = X.shape
-    small = (X.nnz if sp.issparse(X) else n * d) * float(d) <= SMALL_WORK
-    chain = [conic] if radius is not None else [conic, dcd] if small else [dcd, conic]
+    work = (X.nnz if sp.issparse(X) else n * d) * float(d)
+    if radius is not None:
+        chain = [conic]
+    elif work <= SMALL_WORK:
+        chain = [conic, dcd]
+    else:                         # a short DCD finds which rounds are settled; then exact
+        chain = [lambda: dcd(max_epochs=64), shrunk, dcd, conic]
     for attempt in chain:
         s = attempt()
         if s is not None:
@@ -505,7 +537,7 @@ def max_margin(X, y, limits: Limits | None = None) -> tuple[np.ndarray | None, d
                                    deadline=time.monotonic() + limits.time)
     info = {"gamma": float(r["gamma"]), "gamma_upper": float(r["gamma_upper"]),
             "n_support": len(r["idx"]), "rounds": r["rounds"],
-            "solver": "nnls-working-set"}
+            "solver": f"{r['solver']}-working-set"}
     if r["gamma"] <= 0:
         scale = float(row_norms(X).max(initial=0.0))
         if r["converged"] or r["gamma_upper"] <= 1e-12 * scale:

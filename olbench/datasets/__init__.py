@@ -62,7 +62,9 @@ def catalogue_table(explicit=None, markdown: bool = False) -> str:
               "rows: training part / test part. local: where the training file was found; "
               "'-': downloaded on first use (set OLBENCH_OFFLINE=1 to forbid).",
               "Use: olbench stream=dataset stream.name=<name> [stream.split=train+test] "
-              "[stream.positive_label=<class>]"]
+              "[stream.positive_label=<class>]",
+              "OpenML (not listed here): stream.name=openml:<name> or openml:<id>, through "
+              "scikit-learn's fetch_openml, cached under <folder>/openml"]
     return "\n".join(lines)
 
 

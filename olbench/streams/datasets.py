@@ -33,8 +33,9 @@ import numpy as np
 import scipy.sparse as sp
 
 from olbench.component import IsInstance, OneOf, UnknownNameError, _fmt
-from olbench.datasets import Card, find_local, get_card, locate
+from olbench.datasets import Card, DataFile, find_local, get_card, locate, openml
 from olbench.datasets.fetch import offline
+from olbench.labels import sorted_labels
 from olbench.streams.base import (
     Chunk,
     Fingerprint,
@@ -77,6 +78,59 @@ class ArffFile(RealArrays):
         raw = np.array([v.decode() if isinstance(v, bytes) else v for v in data[names[-1]]],
                        dtype=object)
         return X, raw, {"path": str(path)}
+
+
+_OPENML: dict[tuple[str, str | None], tuple[Any, np.ndarray, dict]] = {}
+
+
+def openml_arrays(name: str, data_dir: str | None) -> tuple[Any, np.ndarray, dict]:
+    """An OpenML dataset's (X, raw labels, info), loaded once per process."""
+    key = (name, data_dir)
+    if key not in _OPENML:
+        _OPENML[key] = openml.load(name, data_dir)
+    return _OPENML[key]
+
+
+def openml_card(name: str, data_dir: str | None) -> Card:
+    """A card for an OpenML dataset, from the data themselves (OpenML has no fixed list)."""
+    X, raw, info = openml_arrays(name, data_dir)
+    classes = sorted_labels(set(raw.tolist()))
+    regression = openml.is_regression(raw)
+    task = "regression" if regression else "binary" if len(classes) <= 2 else "multiclass"
+    shown = ",".join(map(str, classes[:6])) + (",..." if len(classes) > 6 else "")
+    return Card(name, "openml", task, X.shape[1],
+                DataFile(f"{info['openml_name']} (OpenML id {info['openml_id']}, version "
+                         f"{info['openml_version']})", X.shape[0]),
+                classes=None if regression else len(classes),
+                labels="real" if regression else "{" + shown + "}", format="openml",
+                source=info["source"], citation=info["citation"])
+
+
+class OpenMLData(RealArrays):
+    """An OpenML dataset in memory. Not registered: read through ``stream=dataset
+    stream.name=openml:<name or id>``."""
+
+    def __init__(self, *, name: str, data_dir: str | None = None, task: str = "classification",
+                 positive_label: Any = None, negative_label: Any = None, order: str = "file",
+                 seed: int = 0, normalize: bool = False, standardize: bool = False,
+                 bias: bool = False):
+        self.dataset, self.data_dir, self.task = name, data_dir, task
+        self.positive_label, self.negative_label = positive_label, negative_label
+        self.order, self.seed = order, seed
+        self.normalize, self.standardize, self.bias = normalize, standardize, bias
+        self.validate()
+
+    def get_params(self) -> dict[str, Any]:
+        return {p: self.dataset if p == "name" else getattr(self, p) for p in self.param_names()}
+
+    def _source(self) -> str:
+        return f"dataset {self.dataset!r}"
+
+    def _load(self):
+        X, raw, info = openml_arrays(self.dataset, self.data_dir)
+        if self.task == "regression":
+            raw = np.asarray(raw, dtype=np.float64)
+        return X, raw, {k: v for k, v in info.items() if k != "citation"}
 
 
 class Dataset(Stream, key="dataset"):
@@ -126,6 +180,8 @@ plus stream.negative_label=<class> for a pair (the other rows are dropped)
 
     @property
     def card(self) -> Card:
+        if openml.parse(self.dataset) is not None:
+            return openml_card(self.dataset, self.data_dir)
         try:
             return get_card(self.dataset)
         except KeyError as error:
@@ -157,6 +213,8 @@ plus stream.negative_label=<class> for a pair (the other rows are dropped)
         if self.standardize and self.split in ("train+test", "train_then_test"):
             raise ValueError(f"standardize=True with split={self.split!r}: the two parts "
                              f"would be scaled with different statistics; use normalize")
+        if card.collection == "openml":    # already read (or a DatasetNotFound) by .card
+            return
         for part in self._part_names():   # a sure miss fails now (a few stat calls, no I/O)
             info = card.parts()[part]
             if (info.url is None or offline()) and find_local(card, part,
@@ -170,17 +228,22 @@ plus stream.negative_label=<class> for a pair (the other rows are dropped)
     def file_stamp(cls, spec: dict) -> tuple:
         """(path, size, mtime) of each file a spec reads: the grid's parse-cache key."""
         stream = cls(**{k: v for k, v in spec.items() if not k.startswith("_")})
+        if openml.parse(stream.dataset) is not None:     # OpenML data of an id do not change
+            return (stream.dataset,)
         paths = [locate(stream.card, part, stream.data_dir) for part in stream._part_names()]
         return tuple((str(p), p.stat().st_size, p.stat().st_mtime_ns) for p in paths)
 
     # ------------------------------------------------------------------ the parts
     def _part(self, part: str, order: str, seed: int) -> Stream:
         card = self.card
-        path = str(locate(card, part, self.data_dir))
         common = dict(order=order, seed=seed, normalize=self.normalize,
                       standardize=self.standardize, bias=self.bias)
         labels = dict(positive_label=self.positive_label if self.positive_label is not None
                       else card.positive, negative_label=self.negative_label)
+        if card.format == "openml":
+            return OpenMLData(name=self.dataset, data_dir=self.data_dir, task=self.task,
+                              **labels, **common)
+        path = str(locate(card, part, self.data_dir))
         if card.format == "svmlight":
             return Svmlight(path=path, n_features=card.features, zero_based=False,
                             task=self.task, **labels, **common)
