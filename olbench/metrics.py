@@ -207,8 +207,9 @@ def metrics_table(trace, *, learner=None, meta=None, fits: dict | None = None,
                 cols[col.MISTAKE_REGRET] = base[col.MISTAKES].to_numpy() - cols[
                     col.COMPARATOR_MISTAKES]
             block = block.assign(**cols)
-        else:
-            block[col.COMPARATOR_SKIP] = problem
+        else:  # no regret against it, and the reason in its place
+            block = block.assign(**{col.COMPARATOR_LOSS: np.nan, col.REGRET: np.nan,
+                                    col.COMPARATOR_SKIP: problem})
         blocks.append(block)
     df = pd.concat(blocks, ignore_index=True) if blocks else base.assign(
         **{col.COMPARATOR: None})

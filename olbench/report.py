@@ -109,7 +109,8 @@ def summary_table(table: pd.DataFrame) -> pd.DataFrame:
     stats.columns = [f"{m}_{s}" for m, s in stats.columns]
     ok = lab[lab[col.STATUS].eq(col.OK)].reindex(columns=KEYS + [col.BOUND_HOLDS])
     holds = ok.groupby(KEYS)[col.BOUND_HOLDS].agg(holds_mark).rename("bounds_hold")
-    skips = (ok.reindex(columns=KEYS).assign(reason=ok.get(col.COMPARATOR_SKIP))
+    reasons = lab[lab[col.STATUS].eq(col.OK)].reindex(columns=KEYS + [col.COMPARATOR_SKIP])
+    skips = (reasons.rename(columns={col.COMPARATOR_SKIP: "reason"})
                .groupby(KEYS)["reason"].agg(lambda r: "; ".join(sorted_unique(r)) or None)
                .rename(col.COMPARATOR_SKIP))
     out = counts.join(stats).join(holds).join(skips)
