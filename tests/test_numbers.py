@@ -218,8 +218,8 @@ def test_order_invariant_fits_are_shared_by_permutations(tmp_path):
 
 
 def test_switches_skip_comparators_and_bounds_and_are_validated(tmp_path):
-    res, _ = _run(tmp_path, learner="perceptron", stream="separable",
-                  overrides=["stream.n=100", "run.comparators=false", "run.bounds=false"])
+    res, _ = _run(tmp_path, learner="perceptron", stream="separable", comparators=False,
+                  overrides=["stream.n=100", "run.bounds=false"])
     table = res.table
     assert table["comparator"].isna().all() and "regret" not in table
     assert "bound_name" not in table
