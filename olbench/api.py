@@ -99,8 +99,9 @@ def run_experiment(experiment: str | None = None, *, seeds: Iterable[int] | None
     group that may name the config (``stream={"key": "noisy", "n": 500}``), or dotted
     (``**{"stream.n": 500}``); ``seeds``: the experiment's seeds (or the cell's);
     ``output_dir``, ``n_jobs``, ``figures``, ``comparators``, ``bounds``: ``run.output_dir``,
-    ``run.n_jobs``, ``run.figures``, ``run.comparators``, ``run.bounds``; ``quiet``: do not print the summary. Bad names or parameters raise
-    ``ValueError`` before anything runs. The progress bar is off.
+    ``run.n_jobs``, ``run.figures``, ``run.comparators``, ``run.bounds``; ``quiet``: do not
+    print the summary. Bad names or parameters raise ``ValueError`` before anything runs.
+    The progress bar is off.
     """
     from hydra import compose, initialize_config_dir
 
