@@ -414,9 +414,10 @@ def write_report(table: pd.DataFrame, out_dir, *, experiment: str, question: str
               markdown_table(display_summary(summary), code=names), ""]
     notes = reading_notes(table)
     if notes:
-        parts += ["**Reading these numbers.** Regret = the learner's cumulative loss − the "
-                  "comparator's (loss column of the table); mistake regret = the learner's "
-                  "mistakes − the comparator's fixed u's.", "", *[f"- {n}" for n in notes], ""]
+        losses = " / ".join(map(str, sorted_unique(ok_rows(table).get(col.LOSS, [])))) or "?"
+        parts += [f"**Reading these numbers.** Regret = the learner's cumulative {losses} loss "
+                  "− the comparator's; mistake regret = the learner's mistakes − the "
+                  "comparator's fixed u's.", "", *[f"- {n}" for n in notes], ""]
     parts += ["## Bound checks", ""]
     if checks.empty:
         parts += ["No bound applies to these learners.", ""]
