@@ -89,6 +89,7 @@ def overrides_for(experiment: str | None = None, *, seeds: Iterable[int] | None 
 def run_experiment(experiment: str | None = None, *, seeds: Iterable[int] | None = None,
                    overrides: Iterable[str] = (), output_dir: str | Path | None = None,
                    n_jobs: int | None = None, figures: bool = True, quiet: bool = False,
+                   comparators: bool | None = None, bounds: bool | None = None,
                    **params: Any) -> Results:
     """Run an experiment (``"novikoff"``), or a single cell (``learner="pa", stream="noisy"``),
     as ``olbench`` would, and return its :class:`Results`.
@@ -97,9 +98,10 @@ def run_experiment(experiment: str | None = None, *, seeds: Iterable[int] | None
     ``params``: the same as keywords: a config per group (``learner="pa"``), a mapping per
     group that may name the config (``stream={"key": "noisy", "n": 500}``), or dotted
     (``**{"stream.n": 500}``); ``seeds``: the experiment's seeds (or the cell's);
-    ``output_dir``, ``n_jobs``, ``figures``: ``run.output_dir``, ``run.n_jobs``,
-    ``run.figures``; ``quiet``: do not print the summary. Bad names or parameters raise
-    ``ValueError`` before anything runs. The progress bar is off.
+    ``output_dir``, ``n_jobs``, ``figures``, ``comparators``, ``bounds``: ``run.output_dir``,
+    ``run.n_jobs``, ``run.figures``, ``run.comparators``, ``run.bounds``; ``quiet``: do not
+    print the summary. Bad names or parameters raise ``ValueError`` before anything runs.
+    The progress bar is off.
     """
     from hydra import compose, initialize_config_dir
 
@@ -109,7 +111,8 @@ def run_experiment(experiment: str | None = None, *, seeds: Iterable[int] | None
 
     run = {"progress": False, "figures": figures}
     run |= {"output_dir": str(output_dir)} if output_dir is not None else {}
-    run |= {"n_jobs": n_jobs} if n_jobs is not None else {}
+    run |= {k: v for k, v in (("n_jobs", n_jobs), ("comparators", comparators),
+                              ("bounds", bounds)) if v is not None}
     args = overrides_for(experiment, seeds=seeds, overrides=overrides, **params)
     args += [o for o in _flatten({"run": run}) if o.split("=")[0] not in
              {a.split("=")[0] for a in args}]

@@ -51,7 +51,8 @@ def task_checkpoints(value) -> int | tuple[int, ...]:
 def build_tasks(cfg: DictConfig, overrides: Sequence[str] = ()) -> tuple[str, list[Task]]:
     """The experiment's name and its tasks, from a composed config."""
     common = dict(checkpoints=task_checkpoints(cfg.run.checkpoints), loss=cfg.loss,
-                  cache_dir=cfg.run.cache_dir, spacing=cfg.run.get("checkpoint_spacing", "log"))
+                  cache_dir=cfg.run.cache_dir, spacing=cfg.run.get("checkpoint_spacing", "log"),
+                  comparators=cfg.run.get("comparators", True), bounds=cfg.run.get("bounds", True))
     if _runs_single_cell(cfg, overrides):
         return "single", single_cell(cfg.stream, cfg.learner, cfg.get("comparator"),
                                      seeds=list(cfg.run.seeds), **common)
@@ -86,7 +87,7 @@ def execute(cfg: DictConfig, overrides: Sequence[str] = ()) -> int:
     Returns the exit status: 0 when every run succeeded and no bound was violated.
     """
     from olbench.figures import captions, make_figures
-    from olbench.report import format_summary, summary_table, write_report
+    from olbench.report import format_summary, reading_notes, summary_table, write_report
 
     problems = config_problems(cfg, overrides, _is_single_cell(overrides))
     if problems:
@@ -120,6 +121,8 @@ def execute(cfg: DictConfig, overrides: Sequence[str] = ()) -> int:
                           config_text=config_text, figures=figures, captions=captions())
     record(folder, experiment=name, table=table, command=command_line(overrides))
     print(format_summary(summary))
+    for note in reading_notes(table):
+        print(f"note: {note}")
     print(one_line_summary(name, table, time.perf_counter() - start))
     return _closing_lines(table, folder, report)
 

@@ -27,9 +27,7 @@ import scipy.sparse as sp
 
 from olbench.features import as_features, check_finite_features
 from olbench.labels import RunLabels
-from olbench.losses import Loss, get_loss, mistakes, predicted_labels
-
-DEFAULT_LOSS = {"classification": "hinge", "regression": "squared"}
+from olbench.losses import DEFAULT_LOSS, Loss, get_loss, mistakes, predicted_labels
 
 
 # ----------------------------------------------------------------------------- the trace

@@ -108,12 +108,14 @@ def run_task(task: Task) -> pd.DataFrame:
         if task.comparators:
             X, y, _ = whole
             for spec in task.comparators:
-                if _loss_task(spec.get("loss")) not in (None, learner.task):
-                    continue  # e.g. a hinge comparator for a regressor: nothing to compare
                 comparator = instantiate(spec, _convert_="all")
-                fits[comparator.name] = comparator.fit(X, y, meta, checkpoints=ks,
-                                                       cache=task.cache_dir)
-        rows = metrics_table(trace, learner=learner, meta=meta, fits=fits, checkpoints=ks)
+                fits[comparator.name] = (
+                    comparator.fit(X, y, meta, checkpoints=ks, cache=task.cache_dir)
+                    if _loss_task(spec.get("loss")) in (None, learner.task) else
+                    comparator._skip(f"a {_loss_task(spec['loss'])} loss ({spec['loss']}) cannot "
+                                     f"measure a {learner.task} learner", spec["loss"]))
+        rows = metrics_table(trace, learner=learner, meta=meta, fits=fits, checkpoints=ks,
+                             bounds=task.bounds)
         rows[col.TIME_S] = trace.time_at(rows[col.T].to_numpy())
         rows[col.STATUS] = col.OK
         ident.update({col.STREAM_N: meta.n, col.STREAM_D: meta.d, col.STREAM_RADIUS: meta.radius,
@@ -181,10 +183,14 @@ def run_grid(tasks: list[Task], folder: str | Path, *, n_jobs: int = -1,
     done = set() if force else store.finished()
     _report_rejected(store, "recomputed")
     todo = [t for t in tasks if t.run_id not in done]
+    reused = len(tasks) - len(todo)
+    if reused:  # say so: a grid that is all reused computes nothing and shows no progress
+        print(f"olbench: {reused} of {len(tasks)} runs reused from {store.runs} "
+              "(run.force=true recomputes)")
     if todo:
         locks, busy = RunLocks(store), []
         desc = f"{tasks[0].experiment}: {len(todo)} runs" + (
-            f" ({len(done & {t.run_id for t in tasks})} done before)" if done else "")
+            f" ({reused} done before)" if reused else "")
         try:
             with _backend(backend, n_jobs, scheduler):
                 _compute(_claimed(todo, store, locks, force, busy), store, locks, len(todo),

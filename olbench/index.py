@@ -49,7 +49,7 @@ def grid_summary(table: pd.DataFrame) -> dict:
     runs = table.drop_duplicates(col.RUN_ID)
     status = runs[col.STATUS].astype(str)
     names = {c: sorted_unique(label(runs, c)) for c in (col.STREAM, col.LEARNER)}
-    comps = sorted_unique(runs[col.COMPARATOR]) if col.COMPARATOR in runs else []
+    comps = sorted_unique(table[col.COMPARATOR]) if col.COMPARATOR in table else []
     ok = int(status.eq(col.OK).sum())
     seeds = runs[col.SEED].nunique() if col.SEED in runs else 0
     grid = (f"{_plural(len(names[col.STREAM]), 'stream')} x "

@@ -30,6 +30,10 @@ import numpy as np
 TIE_RULES = ("novikoff", "libol")
 
 
+#: the loss a run measures when neither the command nor the learner names one, by task
+DEFAULT_LOSS = {"classification": "hinge", "regression": "squared"}
+
+
 def predicted_labels(margins: np.ndarray, tie: str = "novikoff") -> np.ndarray:
     """Label predictions in {-1, +1}; for ``tie="novikoff"`` a zero margin gives 0 (no label)."""
     if tie == "novikoff":

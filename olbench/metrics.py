@@ -63,22 +63,25 @@ def comparator_cum_loss(comparator, checkpoints, y=None, *, loss=None, epsilon=0
 
 def curve(margins, y=None, updated=None, *, loss: str = "hinge", epsilon: float = 0.1,
           tie: str = "novikoff", comparator=None, checkpoints=None, clean_y=None,
-          test_start: int | None = None) -> pd.DataFrame:
+          test_start: int | None = None, outliers=None) -> pd.DataFrame:
     """One row per checkpoint T: cumulative loss, mistakes, updates, regret.
 
     Columns: ``t``, ``loss`` (its name), ``cum_loss``, ``avg_loss``, ``mistakes``,
     ``mistake_rate`` (against the observed labels, classification only), ``clean_mistakes``,
-    ``clean_mistake_rate`` (against ``clean_y`` if given), ``updates`` (if ``updated`` known),
-    ``comparator_loss`` and ``regret`` = cum_loss - comparator_loss (if a comparator is given).
+    ``clean_mistake_rate`` (against ``clean_y`` if given), ``inlier_mistakes``,
+    ``inlier_mistake_rate`` (on the rounds ``outliers`` does not mark, if given), ``updates``
+    (if ``updated`` known), and with a comparator the columns of :func:`comparator_columns`.
     Any loss can be asked for: it is evaluated from the recorded margins. ``test_start``
     (a ``split=train_then_test`` stream's training length): ``test_mistakes``,
     ``test_mistake_rate`` and ``test_avg_loss`` over rounds test_start+1..t, empty up to it.
 
     >>> m = np.array([0.0, 0.5, -1.0, 2.0]); y = np.array([1.0, 1.0, 1.0, 1.0])
     >>> df = curve(m, y, np.array([True, True, True, False]), comparator=np.zeros(4),
-    ...            checkpoints=[2, 4])
+    ...            checkpoints=[2, 4], outliers=np.array([False, False, True, False]))
     >>> df[["t", "cum_loss", "mistakes", "updates", "regret"]].values.tolist()
     [[2.0, 1.5, 1.0, 2.0, 1.5], [4.0, 3.5, 2.0, 3.0, 3.5]]
+    >>> df["inlier_mistake_rate"].tolist()   # 1 mistake in 2 inliers, then 1 in 3
+    [0.5, 0.3333333333333333]
     """
     margins, y, updated, tie = _arrays(margins, y, updated, tie)
     n = len(y)
@@ -88,20 +91,28 @@ def curve(margins, y=None, updated=None, *, loss: str = "hinge", epsilon: float 
     cum = cum_all[ks - 1]
     df = pd.DataFrame({col.T: ks, col.LOSS: loss, col.CUM_LOSS: cum, col.AVG_LOSS: cum / ks})
     if L.task == "classification":
-        mis = np.cumsum(mistakes(margins, y, tie))[ks - 1]
+        wrong = mistakes(margins, y, tie)
+        mis = np.cumsum(wrong)[ks - 1]
         df[col.MISTAKES], df[col.MISTAKE_RATE] = mis, mis / ks
         if clean_y is not None:
             cm = np.cumsum(mistakes(margins, np.asarray(clean_y, float), tie))[ks - 1]
             df[col.CLEAN_MISTAKES], df[col.CLEAN_MISTAKE_RATE] = cm, cm / ks
+        if outliers is not None:
+            inlier = ~np.asarray(outliers, bool)
+            im = np.cumsum(wrong & inlier)[ks - 1]
+            seen = np.cumsum(inlier)[ks - 1]
+            df[col.INLIER_MISTAKES] = im
+            df[col.INLIER_MISTAKE_RATE] = np.divide(im, seen, out=np.full(len(ks), np.nan),
+                                                    where=seen > 0)
     if test_start is not None:
         _test_part(df, ks, int(test_start), cum_all,
                    np.cumsum(mistakes(margins, y, tie)) if L.task == "classification" else None)
     if updated is not None:
         df[col.UPDATES] = np.cumsum(updated)[ks - 1]
     if comparator is not None:
-        comp = comparator_cum_loss(comparator, ks, y, loss=loss, epsilon=epsilon)
-        df[col.COMPARATOR_LOSS] = comp
-        df[col.REGRET] = cum - comp
+        for name, values in comparator_columns(comparator, ks, y, loss=loss, epsilon=epsilon,
+                                               tie=tie, cum_loss=cum).items():
+            df[name] = values
     return df
 
 
@@ -117,17 +128,81 @@ def _test_part(df: pd.DataFrame, ks, start: int, cum_loss, cum_mistakes) -> None
         df[col.TEST_MISTAKES], df[col.TEST_MISTAKE_RATE] = tm, tm / rounds
 
 
+def comparator_columns(comparator, checkpoints, y, *, loss: str, epsilon: float = 0.1,
+                       tie: str = "novikoff", cum_loss=None) -> dict[str, np.ndarray]:
+    """The comparator's columns at the checkpoints: ``comparator_loss`` and ``regret``
+    (= ``cum_loss`` - comparator_loss) and, for a fixed u on a classification loss,
+    ``comparator_mistakes`` (u's mistakes, same tie rule) and ``mistake_regret`` (the
+    learner's mistakes - u's: a scale-free regret, unchanged when a learner's w is rescaled).
+
+    >>> from olbench.comparators import ComparatorFit
+    >>> y = np.array([1.0, -1.0, 1.0]); fit = ComparatorFit("U", "hinge",
+    ...     margins=np.array([2.0, 0.5, 1.0]), losses=np.array([0.0, 1.5, 0.0]), u=np.ones(1))
+    >>> cols = comparator_columns(fit, [3], y, loss="hinge", cum_loss=np.array([2.0]))
+    >>> {k: v.tolist() for k, v in cols.items()}
+    {'comparator_loss': [1.5], 'regret': [0.5], 'comparator_mistakes': [1]}
+    """
+    ks = np.asarray(checkpoints, dtype=np.int64)
+    comp = comparator_cum_loss(comparator, ks, y, loss=loss, epsilon=epsilon)
+    out = {col.COMPARATOR_LOSS: comp}
+    if cum_loss is not None:
+        out[col.REGRET] = np.asarray(cum_loss) - comp
+    u_margins = getattr(comparator, "margins", None)
+    fixed_u = getattr(comparator, "prefix_loss", None) is None and u_margins is not None
+    if fixed_u and get_loss(loss).task == "classification":
+        out[col.COMPARATOR_MISTAKES] = np.cumsum(mistakes(u_margins, y, tie))[ks - 1]
+    return out
+
+
+def regret_problem(fit, loss: str, checkpoints) -> str | None:
+    """Why regret against ``fit`` cannot be measured in ``loss`` (None: it can).
+
+    A skipped fit gives its reason; a comparator that minimises another loss than the run's
+    (``best_fixed`` with ``loss=logistic`` against hinge runs) would give a regret against
+    a predictor that is not the best in the measured loss, so it is not used; a comparator
+    of the other task (a hinge comparator for a regressor) measures nothing.
+
+    >>> from olbench.comparators import ComparatorFit
+    >>> fit = ComparatorFit("B", "logistic", params={"key": "best_fixed"})
+    >>> print(regret_problem(fit, "hinge", [1]))   # doctest: +NORMALIZE_WHITESPACE
+    minimises the logistic loss but the runs measure the hinge loss: leave the comparator's
+    loss null (it then takes the run's) or set loss=logistic
+    """
+    from olbench.comparators import Comparator
+
+    if not fit.ok:
+        return fit.skip_reason
+    if fit.loss == loss:
+        if fit.prefix_loss is not None and not np.isin(checkpoints, fit.checkpoints).all():
+            return "the prefix fit lacks some of the run's checkpoints"
+        return None
+    fit_task, run_task = get_loss(fit.loss).task, get_loss(loss).task
+    if fit_task != run_task:
+        return (f"a {fit_task} loss ({fit.loss}) cannot measure a {run_task} run ({loss} loss):"
+                f" leave the comparator's loss null (it then takes the run's)")
+    key = fit.params.get("key")
+    minimises = fit.prefix_loss is not None or (
+        key in Comparator.registry.keys() and Comparator.registry.get(key).minimises_loss)
+    if minimises:
+        return (f"minimises the {fit.loss} loss but the runs measure the {loss} loss: leave the "
+                f"comparator's loss null (it then takes the run's) or set loss={fit.loss}")
+    return None
+
+
 def metrics_table(trace, *, learner=None, meta=None, fits: dict | None = None,
                   loss: str | None = None, epsilon: float = 0.1, comparator: str | None = None,
-                  checkpoints=None, R: float | None = None) -> pd.DataFrame:
-    """The metrics table of one run: :func:`curve` rows merged with the bound rows of every
-    theorem ``learner`` declares (:func:`olbench.bounds.bound_table`).
+                  checkpoints=None, R: float | None = None, bounds: bool = True
+                  ) -> pd.DataFrame:
+    """The metrics table of one run: :func:`curve` rows, once per comparator fit (the
+    ``comparator`` column names it; regret columns against it, or its
+    ``comparator_skip_reason`` when it cannot be used: :func:`regret_problem`), merged with
+    the bound rows of every theorem ``learner`` declares (:func:`olbench.bounds.bound_table`;
+    none with ``bounds=False``).
 
     ``trace``: the engine's Trace (or any object with ``margins``, ``y``, ``updated``, ``tie``,
-    ``loss_name``, ``state``). ``fits``: comparator fits by name; ``comparator`` names the one
-    used for the regret columns (default: the first that fits the loss). ``R`` defaults to
-    ``meta.radius``. Long form: one row per (checkpoint, bound); bound columns are empty when
-    no bound applies.
+    ``loss_name``, ``state``). ``fits``: comparator fits by name; ``comparator`` restricts the
+    regret columns to that one. ``R`` defaults to ``meta.radius``. Long form: one row per
+    (checkpoint, comparator, bound); bound columns are empty when no bound applies.
     """
     from olbench.bounds import bound_table
 
@@ -135,17 +210,29 @@ def metrics_table(trace, *, learner=None, meta=None, fits: dict | None = None,
     loss = loss or getattr(trace, "loss_name", None) or "hinge"
     ks = log_checkpoints(len(y)) if checkpoints is None else np.asarray(checkpoints, np.int64)
     fits = fits or {}
-    if comparator is not None:
-        comp = fits[comparator]
-    else:
-        comp = next((f for f in fits.values() if f.ok and f.loss == loss
-                     and (f.prefix_loss is None or np.isin(ks, f.checkpoints).all())), None)
-    df = curve(margins, y, updated, loss=loss, epsilon=epsilon, tie=tie,
-               comparator=comp if comp is not None and comp.ok else None, checkpoints=ks,
-               clean_y=getattr(meta, "clean_y", None),
-               test_start=None if meta is None else train_test_boundary(meta))
-    df[col.COMPARATOR] = comp.comparator if comp is not None else None
-    if learner is None:
+    outliers = (getattr(meta, "extra", None) or {}).get("outliers")
+    base = curve(margins, y, updated, loss=loss, epsilon=epsilon, tie=tie, checkpoints=ks,
+                 clean_y=getattr(meta, "clean_y", None), outliers=outliers,
+                 test_start=None if meta is None else train_test_boundary(meta))
+    chosen = [fits[comparator]] if comparator is not None else list(fits.values())
+    blocks = []
+    for fit in chosen:
+        block = base.assign(**{col.COMPARATOR: fit.comparator})
+        problem = regret_problem(fit, loss, ks)
+        if problem is None:
+            cols = comparator_columns(fit, ks, y, loss=loss, epsilon=epsilon, tie=tie,
+                                      cum_loss=base[col.CUM_LOSS].to_numpy())
+            if col.COMPARATOR_MISTAKES in cols and col.MISTAKES in base:
+                cols[col.MISTAKE_REGRET] = base[col.MISTAKES].to_numpy() - cols[
+                    col.COMPARATOR_MISTAKES]
+            block = block.assign(**cols)
+        else:  # no regret against it, and the reason in its place
+            block = block.assign(**{col.COMPARATOR_LOSS: np.nan, col.REGRET: np.nan,
+                                    col.COMPARATOR_SKIP: problem})
+        blocks.append(block)
+    df = pd.concat(blocks, ignore_index=True) if blocks else base.assign(
+        **{col.COMPARATOR: None})
+    if learner is None or not bounds:
         return df
     R = getattr(meta, "radius", None) if R is None else R
     bt = bound_table(learner, trace, checkpoints=ks, R=R, fits=fits)

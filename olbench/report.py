@@ -28,25 +28,33 @@ from olbench import schema as col
 from olbench.failures import distinct_failures
 from olbench.views import (
     bound_flag,
+    comparator_skips,
     display_names,
     final_rows,
     label,
     natural_order,
     ok_rows,
+    scale_dependent,
     sorted_unique,
 )
 
 KEYS = [col.STREAM, col.LEARNER, col.COMPARATOR]
 METRICS = (col.MISTAKE_RATE, col.CUM_LOSS, col.REGRET, col.UPDATES, col.TIME_S,
+           col.MISTAKE_REGRET, col.CLEAN_MISTAKE_RATE, col.INLIER_MISTAKE_RATE,
            col.TEST_MISTAKE_RATE, col.TEST_AVG_LOSS)
 NONE = "—"
 #: (metric, column title) of the summary shown to people, LIBOL's columns first
 SUMMARY_COLUMNS = ((col.MISTAKE_RATE, "mistake rate"), (col.UPDATES, "updates"),
-                   (col.TIME_S, "time (s)"), (col.CUM_LOSS, "cumulative loss"),
-                   (col.REGRET, "regret"), (col.TEST_MISTAKE_RATE, "test mistake rate"),
+                   (col.TIME_S, "time (s)"), (col.CLEAN_MISTAKE_RATE, "clean mistake rate"),
+                   (col.INLIER_MISTAKE_RATE, "inlier mistake rate"),
+                   (col.CUM_LOSS, "cumulative loss"), (col.REGRET, "regret"),
+                   (col.MISTAKE_REGRET, "mistake regret"),
+                   (col.TEST_MISTAKE_RATE, "test mistake rate"),
                    (col.TEST_AVG_LOSS, "test avg loss"))
-#: shown only when some run has them (split=train_then_test streams)
-OPTIONAL_SUMMARY = (col.TEST_MISTAKE_RATE, col.TEST_AVG_LOSS)
+#: columns shown only when some row has a value (a noisy stream, an outlier stream, a
+#: split=train_then_test stream, ...)
+OPTIONAL_COLUMNS = (col.CLEAN_MISTAKE_RATE, col.INLIER_MISTAKE_RATE, col.MISTAKE_REGRET,
+                    col.TEST_MISTAKE_RATE, col.TEST_AVG_LOSS)
 _STATUS_ORDER = {"violated": 0, "holds": 1, "skipped": 2}
 
 
@@ -91,10 +99,11 @@ def summary_table(table: pd.DataFrame) -> pd.DataFrame:
 
     Columns: ``stream``, ``learner``, ``comparator``, ``n`` (stream length), ``runs`` (all
     statuses), ``ok``, ``errors``, ``<metric>_mean`` / ``<metric>_std`` over the ok runs for
-    each metric of :data:`METRICS` (NaN when the table lacks it), ``bounds_hold`` (y/n/—).
+    each metric of :data:`METRICS` (NaN when the table lacks it), ``bounds_hold`` (y/n/—),
+    ``comparator_skip_reason`` (why the comparator gave no regret; empty when it did).
     """
     lab = _labelled(table)
-    runs = lab.drop_duplicates(col.RUN_ID)
+    runs = lab.drop_duplicates([col.RUN_ID, col.COMPARATOR])  # each comparator has its rows
     status = runs[col.STATUS].astype(str)
     counts = runs.assign(ok=status.eq(col.OK), errors=status.str.startswith("error"),
                          n=runs[col.STREAM_N] if col.STREAM_N in runs else np.nan
@@ -105,7 +114,11 @@ def summary_table(table: pd.DataFrame) -> pd.DataFrame:
     stats.columns = [f"{m}_{s}" for m, s in stats.columns]
     ok = lab[lab[col.STATUS].eq(col.OK)].reindex(columns=KEYS + [col.BOUND_HOLDS])
     holds = ok.groupby(KEYS)[col.BOUND_HOLDS].agg(holds_mark).rename("bounds_hold")
-    out = counts.join(stats).join(holds)
+    reasons = lab[lab[col.STATUS].eq(col.OK)].reindex(columns=KEYS + [col.COMPARATOR_SKIP])
+    skips = (reasons.rename(columns={col.COMPARATOR_SKIP: "reason"})
+               .groupby(KEYS)["reason"].agg(lambda r: "; ".join(sorted_unique(r)) or None)
+               .rename(col.COMPARATOR_SKIP))
+    out = counts.join(stats).join(holds).join(skips)
     out["bounds_hold"] = out["bounds_hold"].fillna(NONE)
     return natural_order(out.reset_index(), KEYS)
 
@@ -128,12 +141,45 @@ def display_summary(summary: pd.DataFrame) -> pd.DataFrame:
     cols["runs"] = summary["runs"].astype(int).astype(str)
     cols["errors"] = summary["errors"].astype(int).astype(str)
     for metric, title in SUMMARY_COLUMNS:
-        if metric in OPTIONAL_SUMMARY and summary[f"{metric}_mean"].isna().all():
+        if metric in OPTIONAL_COLUMNS and not summary[f"{metric}_mean"].notna().any():
             continue
         cols[title] = [mean_pm(m, s) for m, s in
                        zip(summary[f"{metric}_mean"], summary[f"{metric}_std"])]
     cols["bounds hold"] = summary["bounds_hold"]
     return pd.DataFrame(cols)
+
+
+def reading_notes(table: pd.DataFrame) -> list[str]:
+    """What the summary's numbers depend on, one sentence each (terminal and report.md): the
+    learners whose loss-based numbers depend on a scale parameter
+    (:func:`olbench.views.scale_dependent`) and every comparator that gave no regret, with
+    its reason and how many runs it concerns (:func:`olbench.views.comparator_skips`).
+
+    >>> t = pd.DataFrame({"run_id": ["a", "a"], "t": 5, "status": "ok", "stream": "S",
+    ...     "learner": "Perceptron[eta=1.0,tie=novikoff]", "learner_key": "perceptron",
+    ...     "comparator": ["B", "M"], "comparator_skip_reason": [None, "not separable"]})
+    >>> notes = reading_notes(t)
+    >>> notes[0].startswith("Perceptron: its cumulative loss and regret scale with eta")
+    True
+    >>> notes[1]
+    'Comparator M on S gave no regret (1 of 1 runs): not separable.'
+    """
+    notes = []
+    scaled = scale_dependent(table)
+    for param in sorted_unique(scaled.values()):
+        names = [n for n, p in scaled.items() if p == param]
+        shown = ", ".join(display_names(names).values())
+        notes.append(f"{shown}: its cumulative loss and regret scale with {param} (which "
+                     f"rescales w without changing a prediction); its mistakes, mistake rate "
+                     f"and mistake regret do not: compare it by those.")
+    runs = ok_rows(table).assign(stream_label=label(ok_rows(table), col.STREAM))
+    per_stream = runs.groupby("stream_label")[col.RUN_ID].nunique()
+    for row in comparator_skips(table).itertuples(index=False):
+        notes.append(f"Comparator {display_names([row.comparator])[row.comparator]} on "
+                     f"{display_names([row.stream_label])[row.stream_label]} gave no regret "
+                     f"({row.runs} of {per_stream.get(row.stream_label, row.runs)} runs): "
+                     f"{str(row.reason).rstrip('.')}.")
+    return notes
 
 
 def format_summary(df: pd.DataFrame) -> str:
@@ -217,23 +263,25 @@ def latex_table(summary: pd.DataFrame) -> str:
 
 # --------------------------------------------------------------------------- bound checks
 def bound_checks(table: pd.DataFrame) -> pd.DataFrame:
-    """One row per (stream, learner, comparator, bound) over all checkpoints of the ok runs.
+    """One row per (stream, learner, bound) over all checkpoints of the ok runs (a bound does
+    not depend on the comparator a row's regret is measured against).
 
     ``status``: ``violated`` (some check failed), ``holds`` (checks, none failed) or
     ``skipped`` (no check: ``skip_reason`` says why); ``runs``: runs with a check;
     ``violations``: runs with a failed check; ``max_ratio``: the largest observed/bound;
     ``worst``: where it occurred. Sorted: violations first, then holds, then skipped.
     """
-    cols = KEYS + [col.BOUND_NAME, col.QUANTITY, col.STATUS, "runs", "violations", "max_ratio",
+    keys = [col.STREAM, col.LEARNER]
+    cols = keys + [col.BOUND_NAME, col.QUANTITY, col.STATUS, "runs", "violations", "max_ratio",
                    "worst", col.SKIP_REASON]
     ok = _labelled(ok_rows(table))
     if col.BOUND_NAME not in ok:
         return pd.DataFrame(columns=cols)
-    rows = ok[ok[col.BOUND_NAME].notna()]
+    rows = ok[ok[col.BOUND_NAME].notna()].drop_duplicates([col.RUN_ID, col.T, col.BOUND_NAME])
     rows = rows.assign(flag=rows[col.BOUND_HOLDS].map(bound_flag),
                        r=rows[col.OBSERVED].astype(float) / rows[col.BOUND].astype(float))
     out = []
-    for key, g in rows.groupby(KEYS + [col.BOUND_NAME], sort=True):
+    for key, g in rows.groupby(keys + [col.BOUND_NAME], sort=True):
         checked = g[g["flag"].notna()]
         failed = checked[checked["flag"].eq(False)]
         status = "violated" if len(failed) else "holds" if len(checked) else "skipped"
@@ -243,7 +291,7 @@ def bound_checks(table: pd.DataFrame) -> pd.DataFrame:
                     failed[col.RUN_ID].nunique(), np.nan if worst is None else worst["r"],
                     NONE if worst is None else f"seed={worst['seed']}, t={int(worst['t'])}",
                     "; ".join(map(str, sorted_unique(g[col.SKIP_REASON]))) or NONE))
-    df = natural_order(pd.DataFrame(out, columns=cols), KEYS + [col.BOUND_NAME])
+    df = natural_order(pd.DataFrame(out, columns=cols), keys + [col.BOUND_NAME])
     return (df.assign(_o=df[col.STATUS].map(_STATUS_ORDER)).sort_values("_o", kind="stable")
               .drop(columns="_o").reset_index(drop=True))
 
@@ -303,7 +351,7 @@ def _grid_lines(table: pd.DataFrame) -> list[str]:
     ok = lab[lab[col.STATUS].eq(col.OK)]
     streams = [f"`{s}` (n = {int(n[s])})" if s in n and pd.notna(n[s]) else f"`{s}`"
                for s in sorted_unique(runs[col.STREAM])]
-    comps = [c for c in sorted_unique(runs[col.COMPARATOR]) if c != NONE] or ["none"]
+    comps = [c for c in sorted_unique(lab[col.COMPARATOR]) if c != NONE] or ["none"]
     seeds = sorted_unique(runs[col.SEED])
     lines = [f"- **Streams** ({len(streams)}): " + ", ".join(streams),
              f"- **Learners** ({runs['learner'].nunique()}): "
@@ -385,6 +433,12 @@ def write_report(table: pd.DataFrame, out_dir, *, experiment: str, question: str
               "*bounds hold*: y if every bound check at every checkpoint held, n if any was "
               "violated, — if no bound applies.", "",
               markdown_table(display_summary(summary), code=names), ""]
+    notes = reading_notes(table)
+    if notes:
+        losses = " / ".join(map(str, sorted_unique(ok_rows(table).get(col.LOSS, [])))) or "?"
+        parts += [f"**Reading these numbers.** Regret = the learner's cumulative {losses} loss "
+                  "− the comparator's; mistake regret = the learner's mistakes − the "
+                  "comparator's fixed u's.", "", *[f"- {n}" for n in notes], ""]
     parts += ["## Bound checks", ""]
     if checks.empty:
         parts += ["No bound applies to these learners.", ""]
@@ -394,8 +448,6 @@ def write_report(table: pd.DataFrame, out_dir, *, experiment: str, question: str
             lambda r: NONE if pd.isna(r) else f"{r:.3g}")).rename(
             columns={col.BOUND_NAME: "bound", "max_ratio": "max observed/bound",
                      "worst": "worst at", col.SKIP_REASON: "skip reason"})
-        if shown[col.COMPARATOR].nunique() <= 1:
-            shown = shown.drop(columns=col.COMPARATOR)
         parts += [f"{v} violated, {int(checks['status'].eq('holds').sum())} holding, "
                   f"{int(checks['status'].eq('skipped').sum())} skipped "
                   "(violations first; a violation means a bug in a learner, a comparator or a "

@@ -44,9 +44,14 @@ CLEAN_MISTAKE_RATE = "clean_mistake_rate"
 TEST_MISTAKES = "test_mistakes"
 TEST_MISTAKE_RATE = "test_mistake_rate"
 TEST_AVG_LOSS = "test_avg_loss"
+INLIER_MISTAKES = "inlier_mistakes"
+INLIER_MISTAKE_RATE = "inlier_mistake_rate"
 UPDATES = "updates"
 COMPARATOR_LOSS = "comparator_loss"
 REGRET = "regret"
+COMPARATOR_MISTAKES = "comparator_mistakes"
+MISTAKE_REGRET = "mistake_regret"
+COMPARATOR_SKIP = "comparator_skip_reason"
 TIME_S = "time_s"
 WALL_S = "wall_s"
 # ----------------------------------------------------------------------- per bound
@@ -72,7 +77,8 @@ COLUMNS = {
     SEED: "the run seed (streams get a child seed of it)",
     STREAM: "the stream's deterministic name, e.g. Separable[n=1000,...]",
     LEARNER: "the learner's deterministic name, e.g. PA[C=1.0,variant=pa1]",
-    COMPARATOR: "the comparator the regret columns are measured against (none: empty)",
+    COMPARATOR: "the comparator the regret columns of this row are measured against: every "
+                "comparator of the grid has its own rows (none in the grid: empty)",
     T: "the checkpoint: rounds seen, 1-based",
     LOSS: "the per-example loss of cum_loss (hinge, squared, ...)",
     CUM_LOSS: "the learner's cumulative loss up to t",
@@ -83,6 +89,12 @@ COLUMNS = {
     COMPARATOR_LOSS: "the comparator's cumulative loss up to t (prefix comparators: the "
                      "prefix optimum)",
     REGRET: "cum_loss - comparator_loss: the learner's regret against the comparator at t",
+    COMPARATOR_MISTAKES: "the comparator's fixed u: its cumulative mistakes up to t (same tie "
+                         "rule; prefix comparators: empty)",
+    MISTAKE_REGRET: "mistakes - comparator_mistakes: regret in the 0-1 sense, unchanged by a "
+                    "rescaling of the learner's w (unlike cum_loss and regret)",
+    COMPARATOR_SKIP: "why this row's comparator has no regret (not fitted, another loss, ...);"
+                     " empty when it has one",
     BOUND_NAME: "a theorem checked at t (olbench.bounds), or empty",
     QUANTITY: "what the theorem bounds: mistakes, sum_sq_hinge, regret",
     BOUND: "the bound's value at t",
@@ -93,11 +105,14 @@ COLUMNS = {
     TIME_S: "cumulative wall time of the compiled loop up to t (s)",
     WALL_S: "wall time of the whole task: stream, run, comparators, metrics (s)",
     CLEAN_MISTAKES: "cumulative mistakes against the noise-free labels (noisy streams)",
-    CLEAN_MISTAKE_RATE: "clean_mistakes / t",
     TEST_MISTAKES: "split=train_then_test: mistakes on the test part, rounds test_start+1..t "
                    "(empty up to the train/test boundary t = test_start, itself a checkpoint)",
     TEST_MISTAKE_RATE: "test_mistakes / (t - test_start): the test part's mistake rate",
     TEST_AVG_LOSS: "split=train_then_test: the mean loss over the test part's rounds up to t",
+    CLEAN_MISTAKE_RATE: "clean_mistakes / t: the error rate against the true labels",
+    INLIER_MISTAKES: "cumulative mistakes on the rounds that are not outliers (outlier "
+                     "streams: meta.extra['outliers'])",
+    INLIER_MISTAKE_RATE: "inlier_mistakes / the number of inlier rounds up to t",
     TRACEBACK: "the end of the traceback of a failed run",
     STREAM_KEY: "the stream's registry key (known even when the run failed early)",
     LEARNER_KEY: "the learner's registry key (known even when the run failed early)",
@@ -113,6 +128,7 @@ COLUMNS = {
 #: the first columns of a stored table, in this order (the rest follow alphabetically)
 LEADING_COLUMNS = [EXPERIMENT, RUN_ID, STATUS, SEED, STREAM, LEARNER, COMPARATOR, T, LOSS,
                    CUM_LOSS, AVG_LOSS, MISTAKES, MISTAKE_RATE, UPDATES, COMPARATOR_LOSS, REGRET,
+                   COMPARATOR_MISTAKES, MISTAKE_REGRET, COMPARATOR_SKIP,
                    BOUND_NAME, QUANTITY, BOUND, OBSERVED, RATIO, BOUND_HOLDS, SKIP_REASON,
                    TIME_S, WALL_S]
 

@@ -18,9 +18,12 @@ comparators, else the grid's), expanded one after the other with the grid's seed
       - {streams: [sinc], learners: [rls]}
 
 A *task* is one (stream, learner, seed), measured against every comparator of the grid
-(comparators never rerun a learner). The stream's ``seed`` is a child of the run seed, derived
-here, before dispatch, so the table is the same whatever ``n_jobs`` or backend. Running the
-tasks is :mod:`olbench.grid`'s job.
+(comparators never rerun a learner). One loss flows through a task (:func:`run_loss`): the
+command's ``loss`` if set, else the learner's own (:attr:`Learner.default_loss`: OGD's
+``loss``, otherwise hinge or squared by task); a comparator whose ``loss`` is null takes it
+(:func:`with_run_loss`), one that names its own loss keeps it. The stream's ``seed`` is a
+child of the run seed, derived here, before dispatch, so the table is the same whatever
+``n_jobs`` or backend. Running the tasks is :mod:`olbench.grid`'s job.
 
 >>> tasks = expand({"streams": ["separable"], "learners": [{"key": "pa", "sweep":
 ...                 {"C": [0.1, 1.0]}}], "comparators": ["best_fixed"]}, seeds=[0, 1])
@@ -69,6 +72,8 @@ class Task:
     loss: str | None = None
     cache_dir: str | None = field(default=None, compare=False)
     spacing: str = "log"
+    #: False: no bound is checked (``run.bounds=false``)
+    bounds: bool = True
 
     @property
     def run_id(self) -> str:
@@ -76,6 +81,8 @@ class Task:
                 self.checkpoints, self.loss]
         if self.spacing != "log":   # so that the ids (and resumed results) of log runs stay
             spec.append(self.spacing)
+        if not self.bounds:
+            spec.append("no bounds")
         return hashlib.sha256(json.dumps(spec, sort_keys=True, default=str).encode()
                               ).hexdigest()[:16]
 
@@ -133,10 +140,51 @@ def _with_seed(spec: dict, seed: int) -> dict:
     return spec
 
 
+def run_loss(loss: str | None, learner: dict) -> str | None:
+    """The loss a run measures: ``loss`` (the command's) if given, else the learner's
+    :attr:`~olbench.learners.base.Learner.default_loss`.
+
+    >>> run_loss(None, {"_target_": "olbench.learners.ogd.OGD", "loss": "logistic"})
+    'logistic'
+    >>> run_loss(None, {"_target_": "olbench.learners.pa.PARegressor"}), run_loss("hinge", {})
+    ('squared', 'hinge')
+    """
+    if loss is not None:
+        return loss
+    try:
+        return instantiate(learner, _convert_="all").default_loss
+    except Exception:  # a learner that cannot be built: validate() names the problem
+        return None
+
+
+def with_run_loss(comparator: dict, loss: str | None) -> dict:
+    """The comparator spec with ``loss: null`` replaced by the run's loss.
+
+    >>> with_run_loss({"key": "best_fixed", "loss": None}, "logistic")["loss"]
+    'logistic'
+    >>> with_run_loss({"key": "best_fixed", "loss": "hinge"}, "logistic")["loss"]
+    'hinge'
+    """
+    if "loss" in comparator and comparator["loss"] is None and loss is not None:
+        return {**comparator, "loss": loss}
+    return comparator
+
+
+def _task(experiment: str, seed: int, stream: dict, learner: dict, comparators, *,
+          checkpoints, loss: str | None, cache_dir: str | None, spacing: str,
+          bounds: bool) -> Task:
+    loss = run_loss(loss, learner)
+    return Task(experiment, int(seed), _with_seed(stream, seed), learner,
+                tuple(with_run_loss(c, loss) for c in comparators), checkpoints, loss,
+                cache_dir, spacing, bounds)
+
+
 def expand(grid: Any, *, seeds: Iterable[int], experiment: str = "single",
            checkpoints: int | tuple[int, ...] = 25, loss: str | None = None,
-           cache_dir: str | None = None, spacing: str = "log") -> list[Task]:
-    """The tasks of a grid: streams x learners x seeds, each with all comparators."""
+           cache_dir: str | None = None, spacing: str = "log", comparators: bool = True,
+           bounds: bool = True) -> list[Task]:
+    """The tasks of a grid: streams x learners x seeds, each with all comparators
+    (none with ``comparators=False``; no bound checks with ``bounds=False``)."""
     grid = _plain(grid)
     unknown = set(grid) - {"seeds", "blocks", *GROUPS}
     if unknown:
@@ -144,14 +192,15 @@ def expand(grid: Any, *, seeds: Iterable[int], experiment: str = "single",
                         + ", ".join(GROUPS) + " (or blocks of them)")
     if grid.get("blocks") is not None:
         return _expand_blocks(grid, seeds=seeds, experiment=experiment,
-                              checkpoints=checkpoints, loss=loss, cache_dir=cache_dir)
+                              checkpoints=checkpoints, loss=loss, cache_dir=cache_dir,
+                              spacing=spacing, comparators=comparators, bounds=bounds)
     streams = component_specs("stream", grid.get("streams"))
     learners = component_specs("learner", grid.get("learners"))
-    comparators = tuple(component_specs("comparator", grid.get("comparators")))
+    comps = component_specs("comparator", grid.get("comparators")) if comparators else []
     if not streams or not learners:
         raise GridError("an experiment grid needs at least one stream and one learner")
-    return [Task(experiment, int(seed), _with_seed(stream, seed), learner, comparators,
-                 checkpoints, loss, cache_dir, spacing)
+    return [_task(experiment, seed, stream, learner, comps, checkpoints=checkpoints, loss=loss,
+                  cache_dir=cache_dir, spacing=spacing, bounds=bounds)
             for seed in seeds for stream in streams for learner in learners]
 
 
@@ -170,13 +219,14 @@ def _expand_blocks(grid: dict, **common) -> list[Task]:
     return tasks
 
 
-def single_cell(stream: Any, learner: Any, comparator: Any, **kw) -> list[Task]:
+def single_cell(stream: Any, learner: Any, comparator: Any, *, seeds: Iterable[int],
+                experiment: str = "single", checkpoints: int | tuple[int, ...] = 25,
+                loss: str | None = None, cache_dir: str | None = None, spacing: str = "log",
+                comparators: bool = True, bounds: bool = True) -> list[Task]:
     """The tasks of one composed stream x learner x comparator (``olbench learner=pa ...``)."""
-    seeds = kw.pop("seeds")
-    comparators = (_plain(comparator),) if comparator is not None else ()
-    return [Task(kw.get("experiment", "single"), int(s), _with_seed(_plain(stream), s),
-                 _plain(learner), comparators, kw.get("checkpoints", 25), kw.get("loss"),
-                 kw.get("cache_dir"), kw.get("spacing", "log")) for s in seeds]
+    comps = [_plain(comparator)] if comparator is not None and comparators else []
+    return [_task(experiment, s, _plain(stream), _plain(learner), comps, checkpoints=checkpoints,
+                  loss=loss, cache_dir=cache_dir, spacing=spacing, bounds=bounds) for s in seeds]
 
 
 def validate(tasks: list[Task]) -> None:

@@ -128,7 +128,7 @@ RUN_CHECKS: dict[str, Callable[[Any], str | None]] = {
     "n_jobs": _n_jobs, "backend": _backend, "batch_size": _batch_size,
     "seeds": seeds_problem, "checkpoints": _checkpoints, "checkpoint_spacing": _spacing,
     "output_dir": writable_folder_problem, "cache_dir": _cache_dir,
-    "force": _flag, "progress": _flag, "figures": _flag,
+    "force": _flag, "progress": _flag, "figures": _flag, "comparators": _flag, "bounds": _flag,
     "scheduler": _optional_text, "name": _optional_text}
 
 

@@ -152,10 +152,13 @@ def short_label(rows: pd.DataFrame, concept: str, table: pd.DataFrame | None = N
 
 
 def per_checkpoint(table: pd.DataFrame) -> pd.DataFrame:
-    """One row per (run_id, t) of the ok runs, with ``stream_label`` and ``learner_label``
-    (the display names, :func:`short_label`) and ``stream_name`` and ``learner_name`` (the
-    full names without ``seed=``) added; bound columns are dropped."""
-    ok = ok_rows(table).drop_duplicates([col.RUN_ID, col.T])
+    """One row per (run_id, t, comparator) of the ok runs, with ``stream_label`` and
+    ``learner_label`` (the display names, :func:`short_label`) and ``stream_name`` and
+    ``learner_name`` (the full names without ``seed=``) added; bound columns are dropped.
+    Metrics of the learner alone repeat on each comparator's rows: :func:`one_per_learner`
+    keeps one."""
+    keys = [col.RUN_ID, col.T] + ([col.COMPARATOR] if col.COMPARATOR in table else [])
+    ok = ok_rows(table).drop_duplicates(keys)
     bound_cols = [col.BOUND_NAME, col.QUANTITY, col.BOUND, col.OBSERVED, col.RATIO, col.BOUND_HOLDS,
                   col.SKIP_REASON]
     return (ok.drop(columns=[c for c in bound_cols if c in ok])
@@ -167,7 +170,7 @@ def per_checkpoint(table: pd.DataFrame) -> pd.DataFrame:
 
 
 def final_rows(table: pd.DataFrame) -> pd.DataFrame:
-    """The last checkpoint of every ok run (one row per run_id)."""
+    """The last checkpoint of every ok run (one row per run_id and comparator)."""
     cp = per_checkpoint(table)
     return cp[cp[col.T].eq(cp.groupby(col.RUN_ID)[col.T].transform("max"))].reset_index(drop=True)
 
@@ -325,6 +328,7 @@ def final_bound_checks(table: pd.DataFrame) -> pd.DataFrame:
         return ok.iloc[:0]
     last = ok[col.T].eq(ok.groupby(col.RUN_ID)[col.T].transform("max"))
     rows = ok[last & ok[col.BOUND_NAME].notna() & ok[col.BOUND].notna() & ok[col.OBSERVED].notna()]
+    rows = rows.drop_duplicates([col.RUN_ID, col.BOUND_NAME])  # repeated once per comparator
     return rows.assign(violated=rows[col.BOUND_HOLDS].map(bound_flag).eq(False),
                        learner_label=short_label(rows, col.LEARNER, table)).reset_index(drop=True)
 
@@ -359,3 +363,74 @@ def novikoff_bounds(table: pd.DataFrame) -> pd.Series:
         return pd.Series(dtype=float)
     rows = ok[ok[col.BOUND_NAME].eq("novikoff") & ok[col.BOUND].notna()]
     return rows.groupby(short_label(rows, col.STREAM, table))[col.BOUND].median()
+
+
+# --------------------------------------------------------------------------- what numbers mean
+def comparator_skips(table: pd.DataFrame) -> pd.DataFrame:
+    """Comparators that gave no regret, and why: one row per (stream label, comparator,
+    reason) with the number of ok runs it concerns. Empty when every comparator was used.
+
+    >>> t = pd.DataFrame({"run_id": ["a", "a", "b"], "t": [1, 1, 1], "status": "ok",
+    ...     "stream": "S[seed=1]", "learner": "L", "comparator": ["B", "M", "B"],
+    ...     "comparator_skip_reason": [None, "not separable", None]})
+    >>> comparator_skips(t).values.tolist()
+    [['S', 'M', 'not separable', 1]]
+    """
+    columns = ["stream_label", col.COMPARATOR, "reason", "runs"]
+    if col.COMPARATOR_SKIP not in table:
+        return pd.DataFrame(columns=columns)
+    rows = ok_rows(table)
+    rows = rows[rows[col.COMPARATOR_SKIP].notna()]
+    if rows.empty:
+        return pd.DataFrame(columns=columns)
+    out = (rows.assign(stream_label=label(rows, col.STREAM), reason=rows[col.COMPARATOR_SKIP])
+               .groupby(["stream_label", col.COMPARATOR, "reason"])[col.RUN_ID].nunique()
+               .rename("runs").reset_index())
+    return natural_order(out, ["stream_label", col.COMPARATOR])[columns]
+
+
+def scale_dependent(table: pd.DataFrame) -> dict[str, str]:
+    """``{learner label: parameter}`` for the learners of the table whose loss-based numbers
+    (cumulative loss, regret) depend on a parameter that only rescales w (their mistakes do
+    not): each learner class declares it (``Learner.scale_param``).
+
+    >>> scale_dependent(pd.DataFrame({"learner": ["Perceptron[eta=2.0,tie=novikoff]",
+    ...     "PA[C=1.0,variant=pa1]"], "learner_key": ["perceptron", "pa"], "status": "ok"}))
+    {'Perceptron[eta=2.0,tie=novikoff]': 'eta'}
+    """
+    from olbench.learners import Learner
+
+    if col.LEARNER_KEY not in table:
+        return {}
+    rows = ok_rows(table).drop_duplicates(col.LEARNER)
+    out = {}
+    for name, key in zip(label(rows, col.LEARNER), rows[col.LEARNER_KEY]):
+        param = (getattr(Learner.registry.get(key), "scale_param", None)
+                 if key in Learner.registry.keys() else None)
+        if param:
+            out[name] = param
+    return out
+
+
+#: the error rates of :func:`error_rates`: column -> what the labels are
+ERROR_RATES = {col.MISTAKE_RATE: "observed labels", col.CLEAN_MISTAKE_RATE: "clean labels",
+               col.INLIER_MISTAKE_RATE: "inliers only"}
+
+
+def error_rates(table: pd.DataFrame) -> pd.DataFrame:
+    """The mistake rate against the observed labels, against the clean labels (noisy
+    streams: before the flips) and on the inliers only (outlier streams), in long form for
+    figures: ``stream_label, learner_label, seed, t, against, rate``, one row per run,
+    checkpoint and kind of rate the stream has (comparators do not enter).
+
+    >>> t = pd.DataFrame({"run_id": "a", "t": [10], "status": "ok", "seed": 0, "stream": "S",
+    ...     "learner": "L", "mistake_rate": [0.2], "clean_mistake_rate": [0.1]})
+    >>> error_rates(t)[["against", "rate"]].values.tolist()
+    [['observed labels', 0.2], ['clean labels', 0.1]]
+    """
+    cp = one_per_learner(per_checkpoint(table))
+    present = [c for c in ERROR_RATES if c in cp]
+    long = cp.melt(id_vars=["stream_label", "learner_label", col.SEED, col.T],
+                   value_vars=present, var_name="against", value_name="rate")
+    long = long[long["rate"].notna()].assign(against=lambda d: d["against"].map(ERROR_RATES))
+    return long.reset_index(drop=True)

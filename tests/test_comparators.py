@@ -206,14 +206,19 @@ def test_prefix_best_equals_fresh_fits(kw):
 def test_disk_cache(tmp_path):
     X, y = noisy(8)
     meta = StreamMeta("s", "classification", len(y), 5, fingerprint="abc123")
+    other = StreamMeta("s", "classification", len(y), 5, fingerprint="other")
     c = BestFixed(loss="hinge", ridge=0.1)
     a = c.fit(X, y, meta, cache=tmp_path)
-    assert any(tmp_path.rglob("output.pkl"))
-    b = c.fit(X * 0, y, meta, cache=tmp_path)          # same fingerprint: served from the cache
+    assert len(list(tmp_path.rglob("output.pkl"))) == 1
+    b = c.fit(X, y, other, cache=tmp_path)   # order-invariant: keyed by the data's content
     np.testing.assert_array_equal(a.u, b.u)
-    d = c.fit(X, y, cache=tmp_path)                    # no fingerprint: keyed by a data hash
-    e = c.fit(X * 2, y, cache=tmp_path)
-    assert not np.allclose(d.u, e.u)
+    assert len(list(tmp_path.rglob("output.pkl"))) == 1
+    e = c.fit(X * 2, y, meta, cache=tmp_path)   # other content, same fingerprint: refitted
+    assert not np.allclose(a.u, e.u)
+    prefix = PrefixBest(loss="hinge", ridge=0.1)   # order matters: keyed by the fingerprint
+    f = prefix.fit(X, y, meta, checkpoints=[10, len(y)], cache=tmp_path)
+    g = prefix.fit(X * 0, y, meta, checkpoints=[10, len(y)], cache=tmp_path)
+    np.testing.assert_array_equal(f.u, g.u)
 
 
 def test_registry_and_names():

@@ -146,7 +146,7 @@ def test_file_streams_are_parsed_once_per_grid_and_reparsed_when_the_file_change
     assert whole is None and hasattr(stream, "chunks")
 
 
-def test_comparators_of_the_other_task_are_not_fitted():
+def test_comparators_of_the_other_task_are_not_fitted_and_say_why():
     grid = {"streams": [{"key": "linear_regression", "params": {"n": 200, "d": 3}}],
             "learners": ["rls"],
             "comparators": [{"key": "best_fixed", "params": {"loss": "hinge"}},
@@ -154,7 +154,11 @@ def test_comparators_of_the_other_task_are_not_fitted():
     (task,) = _tasks(seeds=[0], grid=grid)
     rows = run_task(task)
     assert (rows["status"] == "ok").all()
-    assert set(rows["comparator"]) == {"BestFixed[loss=squared,ridge=0.0,radius=None,epsilon=0.1]"}
+    hinge = rows[rows["comparator"].str.contains("loss=hinge")]
+    assert hinge["regret"].isna().all()
+    assert hinge["comparator_skip_reason"].eq(
+        "a classification loss (hinge) cannot measure a regression learner").all()
+    rows = rows[rows["comparator"].eq("BestFixed[loss=squared,ridge=0.0,radius=None,epsilon=0.1]")]
     final = rows[rows["t"] == 200].iloc[0]
     assert final["regret"] == pytest.approx(final["cum_loss"] - final["comparator_loss"])
     assert final["comparator_loss"] <= final["cum_loss"]  # the best fixed is best in hindsight

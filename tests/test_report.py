@@ -104,8 +104,8 @@ def test_format_summary_is_an_aligned_text_table(summary):
 
 def test_terminal_summary_has_libols_columns_with_std_and_short_names(summary, table):
     shown = report.display_summary(summary)
-    assert list(shown.columns[5:10]) == ["mistake rate", "updates", "time (s)",
-                                         "cumulative loss", "regret"]
+    assert list(shown.columns[5:11]) == ["mistake rate", "updates", "time (s)",
+                                         "clean mistake rate", "cumulative loss", "regret"]
     row = shown[shown["learner"].eq("PA-I (C=1)") & shown["stream"].str.startswith("Noisy")]
     assert len(row) == 1
     for metric, title in (("updates", "updates"), ("time_s", "time (s)")):

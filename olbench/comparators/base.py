@@ -21,7 +21,10 @@ one verb::
   ``t`` (1-based). Regret(T) = sum_{t<=T} loss_t(w_t) - fit.cum_loss_at(T).
 
 Fits are cached on disk with :class:`joblib.Memory` keyed by (comparator key, parameters,
-data key, checkpoints), where the data key is ``meta.fingerprint`` when known, else a hash of
+data key, checkpoints). The data key of an order-invariant comparator (``order_invariant``:
+all but the prefix ones) is :func:`content_key`, the same for every permutation of the rows,
+so the permutations of one dataset share one fit (its margins and losses are recomputed in
+each run's row order); otherwise it is ``meta.fingerprint`` when known, else a hash of
 (X, y). ``cache``: ``"default"`` (``$OLBENCH_CACHE`` or ``.olbench_cache/`` in the current
 directory), a directory, a ``joblib.Memory``, or ``None`` for no cache. Exceptions are never
 cached.
@@ -36,8 +39,9 @@ cached.
 
 from __future__ import annotations
 
+import hashlib
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar
 
 import joblib
@@ -47,12 +51,13 @@ import scipy.sparse as sp
 from olbench.comparators._solvers import NotCertified
 from olbench.component import Component, OneOf, Registry
 from olbench.features import as_features
-from olbench.losses import get_loss
+from olbench.losses import DEFAULT_LOSS, get_loss
 
 #: bump when solver results change, to invalidate old cache entries
 CACHE_VERSION = 2
 
-LOSS_CHOICES = OneOf("hinge", "squared_hinge", "logistic", "squared", "absolute",
+#: None: the run's loss (olbench.tasks.with_run_loss); fitted alone, the task's default
+LOSS_CHOICES = OneOf(None, "hinge", "squared_hinge", "logistic", "squared", "absolute",
                      "epsilon_insensitive")
 
 
@@ -137,6 +142,61 @@ def data_key(X, y, meta=None) -> str:
     return "data:" + joblib.hash((parts, y))
 
 
+_MIX = (np.uint64(0x9E3779B97F4A7C15), np.uint64(0xBF58476D1CE4E5B9), np.uint64(0x94D049BB133111EB))
+
+
+def _mix(h: np.ndarray) -> np.ndarray:
+    """splitmix64's finaliser, elementwise on uint64 (wrapping arithmetic is intended)."""
+    with np.errstate(over="ignore"):
+        h = (h ^ (h >> np.uint64(30))) * _MIX[1]
+        h = (h ^ (h >> np.uint64(27))) * _MIX[2]
+        return h ^ (h >> np.uint64(31))
+
+
+def content_key(X, y) -> str:
+    """A fingerprint of the multiset of rows (x_t, y_t): the same for every order of the rows.
+
+    Each stored entry (column j, value bits) is hashed to 64 bits, a row is the wrapped sum of
+    its entries' hashes mixed with its label's bits, and the key is the sha256 of the sorted
+    row hashes (with the shape). Exact values count (bit patterns), not their rounding.
+
+    >>> import numpy as np
+    >>> X = np.array([[1.0, 0.0], [0.0, 2.0], [3.0, 4.0]]); y = np.array([1.0, -1.0, 1.0])
+    >>> content_key(X, y) == content_key(X[[2, 0, 1]], y[[2, 0, 1]])
+    True
+    >>> content_key(X, y) == content_key(X, -y), content_key(X, y) == content_key(X[:, ::-1], y)
+    (False, False)
+    """
+    X = sp.csr_matrix(X) if not sp.issparse(X) else X.tocsr()
+    X.sum_duplicates()
+    cols = X.indices.astype(np.uint64)
+    with np.errstate(over="ignore"):
+        entry = _mix(np.ascontiguousarray(X.data, np.float64).view(np.uint64)
+                     ^ _mix(cols + _MIX[0]))
+        sums = np.concatenate([[np.uint64(0)], np.cumsum(entry, dtype=np.uint64)])
+        rows = sums[X.indptr[1:]] - sums[X.indptr[:-1]]
+        rows = _mix(rows ^ _mix(np.ascontiguousarray(y, np.float64).view(np.uint64)))
+    digest = hashlib.sha256(np.sort(rows).tobytes() + str(X.shape).encode()).hexdigest()
+    return "rows:" + digest
+
+
+def _in_row_order(fit: ComparatorFit, X, y) -> ComparatorFit:
+    """A cached order-invariant fit with its per-round margins and losses recomputed for the
+    rows as they come now (the cache may hold them in another permutation's order)."""
+    if fit.u is None:
+        return fit
+    margins = np.asarray(X @ fit.u, dtype=float).ravel()
+    losses = get_loss(fit.loss, epsilon=fit.epsilon)(margins, y)
+    return replace(fit, margins=margins, losses=losses)
+
+
+def _task_of(y: np.ndarray, meta) -> str:
+    task = getattr(meta, "task", None)
+    if task in DEFAULT_LOSS:
+        return task
+    return "classification" if np.isin(y, (-1.0, 1.0)).all() else "regression"
+
+
 def get_memory(cache) -> joblib.Memory | None:
     if cache is None or cache is False:
         return None
@@ -159,10 +219,21 @@ class Comparator(Component):
     registry: ClassVar[Registry] = Registry("comparator", "olbench.comparators")
     #: cheap comparators skip the disk cache
     cacheable: ClassVar[bool] = True
+    #: True: u minimises the comparator's ``loss`` (regret under another loss is meaningless);
+    #: False: u is fixed by other means (generating vector, max margin), any loss measures it
+    minimises_loss: ClassVar[bool] = False
+    #: True: the fit does not depend on the order of the rows, so one fit serves every
+    #: permutation of a dataset (cached by :func:`content_key`); prefix fits do depend on it
+    order_invariant: ClassVar[bool] = True
 
     def fit(self, X, y, meta=None, *, checkpoints=None, cache="default") -> ComparatorFit:
         self.validate()
         X, y = _prepare(X, y)
+        if getattr(self, "loss", "") is None:  # outside a grid, nothing gave the run's loss
+            fit = self.clone(loss=DEFAULT_LOSS[_task_of(y, meta)]).fit(
+                X, y, meta, checkpoints=checkpoints, cache=cache)
+            fit.params = {"key": self.key, **self.get_params()}
+            return fit
         if checkpoints is not None:
             checkpoints = np.unique(np.asarray(checkpoints, dtype=np.int64))
             if checkpoints[0] < 1 or checkpoints[-1] > X.shape[0]:
@@ -171,6 +242,10 @@ class Comparator(Component):
         try:
             if memory is None:
                 fit = self._fit(X, y, meta, checkpoints)
+            elif self.order_invariant:   # one fit per data content, whatever the row order
+                cached = memory.cache(_fit_uncached, ignore=["X", "y", "meta"])
+                fit = _in_row_order(cached(self.key, self.get_params(), content_key(X, y),
+                                           checkpoints, CACHE_VERSION, X=X, y=y, meta=meta), X, y)
             else:
                 cached = memory.cache(_fit_uncached, ignore=["X", "y", "meta"])
                 fit = cached(self.key, self.get_params(), data_key(X, y, meta), checkpoints,

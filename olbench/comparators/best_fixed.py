@@ -20,6 +20,7 @@ class BestFixed(Comparator, key="best_fixed"):
     Clarabel's cone program or a Lagrange multiplier search for the ball, all time-limited.
     ``fit.lower_bound`` certifies optimality; a fit not certified within the limits is a skip.
 
+    ``loss=None``: the run's loss (hinge / squared for the data's task when fitted alone).
     ``cum_loss`` is the loss part only (without the ridge penalty); ``objective`` includes it.
     Unregularised logistic loss on separable data has no minimiser: the fit is skipped.
 
@@ -35,7 +36,9 @@ class BestFixed(Comparator, key="best_fixed"):
                    "radius": Interval(0, math.inf, low_open=True, none_ok=True),
                    "epsilon": Interval(0, math.inf)}
 
-    def __init__(self, *, loss="hinge", ridge=0.0, radius=None, epsilon=0.1):
+    minimises_loss = True
+
+    def __init__(self, *, loss=None, ridge=0.0, radius=None, epsilon=0.1):
         self.loss = loss
         self.ridge = ridge
         self.radius = radius

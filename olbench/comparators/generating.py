@@ -31,7 +31,7 @@ class Generating(Comparator, key="generating"):
                    "epsilon": Interval(0, math.inf)}
     cacheable = False
 
-    def __init__(self, *, loss="hinge", scale="none", epsilon=0.1):
+    def __init__(self, *, loss=None, scale="none", epsilon=0.1):
         self.loss = loss
         self.scale = scale
         self.epsilon = epsilon

@@ -31,7 +31,7 @@ skipped with
 
     constraints = {"loss": LOSS_CHOICES, "epsilon": Interval(0, math.inf)}
 
-    def __init__(self, *, loss="hinge", epsilon=0.1):
+    def __init__(self, *, loss=None, epsilon=0.1):
         self.loss = loss
         self.epsilon = epsilon
 

@@ -27,6 +27,8 @@ class PrefixBest(BestFixed, key="prefix_best"):
     [0.0, 0.0, 5.333333, 8.0]
     """
 
+    order_invariant = False  # each prefix is a different set of rows
+
     def _fit(self, X, y, meta, checkpoints) -> ComparatorFit:
         from olbench.checkpoints import log_checkpoints
 

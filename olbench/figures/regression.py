@@ -32,6 +32,7 @@ from olbench.views import (
     groups,
     mean_band,
     ok_rows,
+    one_per_learner,
     ordered,
     per_checkpoint,
     short_label,
@@ -55,6 +56,7 @@ def average_loss_figure(table: pd.DataFrame) -> Figure | None:
     cp = per_checkpoint(table)
     if not _regression(cp):
         return None
+    cp = one_per_learner(cp)   # the loss is the learner's: the same on every comparator's rows
     styles = learner_styles(table)
     streams = ordered(cp["stream_label"])
     fig, axes = panels(len(streams))

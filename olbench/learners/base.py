@@ -32,6 +32,7 @@ import numpy as np
 from olbench.bounds import Theorem
 from olbench.component import Component, Interval, OneOf, Registry
 from olbench.kernels.loop import Kernel
+from olbench.losses import DEFAULT_LOSS
 
 
 class State(NamedTuple):
@@ -89,6 +90,17 @@ class Learner(Component):
     #: The theorems (olbench.bounds) that bound this learner's runs; ``Theorem.where(...)``
     #: restricts one to some hyper-parameter values. Subclasses inherit the declaration.
     bounds: ClassVar[tuple[Theorem, ...]] = ()
+    #: The hyper-parameter that only rescales w (every prediction's sign stays the same), if
+    #: any: then mistakes are scale-free but loss-based numbers (cumulative loss, regret)
+    #: depend on it, and reports say so (``olbench.views.scale_dependent``).
+    scale_param: ClassVar[str | None] = None
+
+    @property
+    def default_loss(self) -> str:
+        """The loss a run of this learner measures unless the command names one (``loss=``):
+        the task's default (hinge for classification, squared for regression); learners that
+        minimise a loss of their own (OGD) measure that one."""
+        return DEFAULT_LOSS[self.task]
 
     def __init_subclass__(cls, **kwargs: Any):
         super().__init_subclass__(**kwargs)

@@ -41,6 +41,10 @@ class OGD(Learner, key="ogd"):
     def task(self):
         return "regression" if self.loss == "squared" else "classification"
 
+    @property
+    def default_loss(self) -> str:
+        return self.loss  # the loss it descends is the one its regret is measured in
+
     def kernel(self):
         return rule.KERNELS[self.loss]
 

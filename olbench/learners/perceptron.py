@@ -25,6 +25,7 @@ class Perceptron(Learner, key="perceptron"):
 
     constraints = {"eta": Interval(0, inf, low_open=True), "tie": OneOf("novikoff", "libol")}
     bounds = (NOVIKOFF, FREUND_SCHAPIRE)
+    scale_param = "eta"  # w_t = eta * (w_t at eta = 1): same mistakes, hinge loss not
 
     def __init__(self, *, eta: float = 1.0, tie: str = "novikoff"):
         self.eta = eta
