@@ -41,15 +41,35 @@ def _runs_single_cell(cfg: DictConfig, overrides: Sequence[str]) -> bool:
     return _is_single_cell(overrides) or cfg.grid is None
 
 
-def build_tasks(cfg: DictConfig, overrides: Sequence[str] = ()) -> tuple[str, list[Task]]:
-    """The experiment's name and its tasks, from a composed config."""
+def selection_stage(cfg: DictConfig, overrides: Sequence[str] = ()):
+    """An experiment's parameter-selection stage (its ``select:`` block, run as LIBOL's
+    ``CV_algorithm.m``: :mod:`olbench.selection`): per-stream grids with the chosen values,
+    the selection table and ``{learner name: algorithm name}``; None without one."""
+    if _runs_single_cell(cfg, overrides) or cfg.get("select") is None:
+        return None
+    from olbench.selection import select_grid
+
+    return select_grid(cfg.grid, cfg.select, cache_dir=cfg.run.cache_dir)
+
+
+def build_tasks(cfg: DictConfig, overrides: Sequence[str] = (), select: bool = True
+                ) -> tuple[str, list[Task]]:
+    """The experiment's name and its tasks, from a composed config. An experiment with a
+    ``select:`` block first runs its selection stage (``select=False``: its learners at their
+    configured values, nothing run)."""
     common = dict(checkpoints=int(cfg.run.checkpoints), loss=cfg.loss,
                   cache_dir=cfg.run.cache_dir)
     if _runs_single_cell(cfg, overrides):
         return "single", single_cell(cfg.stream, cfg.learner, cfg.get("comparator"),
                                      seeds=list(cfg.run.seeds), **common)
-    seeds = cfg.grid.get("seeds") or cfg.run.seeds  # an experiment declares its own seeds
-    return cfg.name, expand(cfg.grid, experiment=cfg.name, seeds=list(seeds), **common)
+    seeds = list(cfg.grid.get("seeds") or cfg.run.seeds)  # an experiment's own seeds
+    if cfg.get("select") is None:
+        return cfg.name, expand(cfg.grid, experiment=cfg.name, seeds=seeds, **common)
+    from olbench.selection import without_selection
+
+    grids = selection_stage(cfg, overrides)[0] if select else [without_selection(cfg.grid)]
+    return cfg.name, [t for g in grids
+                      for t in expand(g, experiment=cfg.name, seeds=seeds, **common)]
 
 
 def described_grid(cfg: DictConfig, overrides: Sequence[str] = ()) -> tuple[str | None, str]:
@@ -109,12 +129,38 @@ def execute(cfg: DictConfig, overrides: Sequence[str] = ()) -> int:
     summary.to_csv(folder / "summary.csv", index=False)
     figures = make_figures(table, folder / "figures", tasks=tasks) if cfg.run.figures else []
     question, config_text = described_grid(cfg, overrides)
+    sections = selection_sections(cfg, overrides, summary, folder)
     report = write_report(table, folder, experiment=name, question=question,
-                          config_text=config_text, figures=figures, captions=captions())
+                          config_text=config_text, figures=figures, captions=captions(),
+                          sections=sections)
     record(folder, experiment=name, table=table, command=command_line(overrides))
     print(format_summary(summary))
     print(one_line_summary(name, table, time.perf_counter() - start))
     return _closing_lines(table, folder, report)
+
+
+def selection_sections(cfg: DictConfig, overrides: Sequence[str], summary, folder: Path
+                       ) -> list[str]:
+    """The report's sections of the selection stage (``selection.csv``) and, when the
+    experiment names a ``published:`` file, of the published numbers beside ours
+    (``published.csv``, ``published.tex``); none without a ``select:`` block."""
+    from olbench.report import published_section, selection_section
+
+    selection = selection_stage(cfg, overrides)
+    if selection is None:
+        return []
+    _, chosen, algorithms = selection
+    chosen.to_csv(folder / "selection.csv", index=False)
+    parts = selection_section(chosen, algorithms)
+    if cfg.get("published"):
+        from olbench.published import beside_published, read_published
+
+        path = Path(cfg.published)
+        path = path if path.is_absolute() else CONF_DIR.parent / path
+        beside = beside_published(summary, read_published(path), algorithms)
+        beside.to_csv(folder / "published.csv", index=False)
+        parts += published_section(beside, folder, source=str(cfg.published))
+    return parts
 
 
 def one_line_summary(name: str, table, seconds: float) -> str:
