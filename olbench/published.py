@@ -14,7 +14,7 @@ stage (:func:`olbench.selection.select_grid`), e.g. LIBOL's ``PA-I``.
 ...                     "mistake_rate_mean": [0.33], "mistake_rate_std": [0.012],
 ...                     "updates_mean": [None], "updates_std": [None]})
 >>> row = beside_published(ours, pub, {"PA[C=1.0]": "PA"}).iloc[0]
->>> round(row["mistake_rate_diff_in_std"], 6), pd.isna(row["updates_diff_in_std"])
+>>> float(round(row["mistake_rate_diff_in_std"], 6)), bool(pd.isna(row["updates_diff_in_std"]))
 (-2.5, True)
 """
 
