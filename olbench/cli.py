@@ -105,6 +105,7 @@ def execute(cfg: DictConfig, overrides: Sequence[str] = ()) -> int:
     if problems:
         raise GridError("invalid configuration (" + str(len(problems)) + " problem"
                         + "s" * (len(problems) > 1) + "):\n  " + "\n  ".join(problems))
+    published = _published(cfg)   # a bad file is refused before the (long) selection stage
     name, tasks = build_tasks(cfg, overrides)
     validate(tasks)
     folder = results_folder(cfg, name, tasks)
@@ -129,7 +130,7 @@ def execute(cfg: DictConfig, overrides: Sequence[str] = ()) -> int:
     summary.to_csv(folder / "summary.csv", index=False)
     figures = make_figures(table, folder / "figures", tasks=tasks) if cfg.run.figures else []
     question, config_text = described_grid(cfg, overrides)
-    sections = selection_sections(cfg, overrides, summary, folder)
+    sections = selection_sections(cfg, overrides, summary, folder, published)
     report = write_report(table, folder, experiment=name, question=question,
                           config_text=config_text, figures=figures, captions=captions(),
                           sections=sections)
@@ -139,10 +140,24 @@ def execute(cfg: DictConfig, overrides: Sequence[str] = ()) -> int:
     return _closing_lines(table, folder, report)
 
 
-def selection_sections(cfg: DictConfig, overrides: Sequence[str], summary, folder: Path
-                       ) -> list[str]:
-    """The report's sections of the selection stage (``selection.csv``) and, when the
-    experiment names a ``published:`` file, of the published numbers beside ours
+def _published(cfg: DictConfig):
+    """The experiment's ``published:`` table (a path relative to the repository, or
+    absolute), read and checked; None without one."""
+    if not cfg.get("published"):
+        return None
+    from olbench.published import read_published
+
+    path = Path(cfg.published)
+    try:
+        return read_published(path if path.is_absolute() else CONF_DIR.parent / path)
+    except (OSError, ValueError) as error:
+        raise GridError(f"published={cfg.published}: {error}") from error
+
+
+def selection_sections(cfg: DictConfig, overrides: Sequence[str], summary, folder: Path,
+                       published=None) -> list[str]:
+    """The report's sections of the selection stage (``selection.csv``) and, given the
+    experiment's ``published`` table, of the published numbers beside ours
     (``published.csv``, ``published.tex``); none without a ``select:`` block."""
     from olbench.report import published_section, selection_section
 
@@ -152,12 +167,10 @@ def selection_sections(cfg: DictConfig, overrides: Sequence[str], summary, folde
     _, chosen, algorithms = selection
     chosen.to_csv(folder / "selection.csv", index=False)
     parts = selection_section(chosen, algorithms)
-    if cfg.get("published"):
-        from olbench.published import beside_published, read_published
+    if published is not None:
+        from olbench.published import beside_published
 
-        path = Path(cfg.published)
-        path = path if path.is_absolute() else CONF_DIR.parent / path
-        beside = beside_published(summary, read_published(path), algorithms)
+        beside = beside_published(summary, published, algorithms)
         beside.to_csv(folder / "published.csv", index=False)
         parts += published_section(beside, folder, source=str(cfg.published))
     return parts

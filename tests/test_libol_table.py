@@ -175,3 +175,10 @@ def test_the_command_writes_the_table_with_the_published_column(tmp_path):
     report = (folder / "report.md").read_text()
     assert "## Parameter selection" in report and "## Published numbers beside ours" in report
     assert "\\begin{tabular}" in (folder / "published.tex").read_text()
+
+
+def test_a_missing_published_file_is_refused_before_anything_runs(tmp_path):
+    out = olbench("experiment=libol_table", f"published={tmp_path / 'nope.csv'}",
+                  f"run.output_dir={tmp_path}")
+    assert out.returncode == 2 and "nope.csv" in out.stderr and "no file" in out.stderr
+    assert not (tmp_path / "libol_table").exists()
