@@ -48,16 +48,36 @@ def task_checkpoints(value) -> int | tuple[int, ...]:
     return int(value)
 
 
-def build_tasks(cfg: DictConfig, overrides: Sequence[str] = ()) -> tuple[str, list[Task]]:
-    """The experiment's name and its tasks, from a composed config."""
+def selection_stage(cfg: DictConfig, overrides: Sequence[str] = ()):
+    """An experiment's parameter-selection stage (its ``select:`` block, run as LIBOL's
+    ``CV_algorithm.m``: :mod:`olbench.selection`): per-stream grids with the chosen values,
+    the selection table and ``{learner name: algorithm name}``; None without one."""
+    if _runs_single_cell(cfg, overrides) or cfg.get("select") is None:
+        return None
+    from olbench.selection import select_grid
+
+    return select_grid(cfg.grid, cfg.select, cache_dir=cfg.run.cache_dir)
+
+
+def build_tasks(cfg: DictConfig, overrides: Sequence[str] = (), select: bool = True
+                ) -> tuple[str, list[Task]]:
+    """The experiment's name and its tasks, from a composed config. An experiment with a
+    ``select:`` block first runs its selection stage (``select=False``: its learners at their
+    configured values, nothing run)."""
     common = dict(checkpoints=task_checkpoints(cfg.run.checkpoints), loss=cfg.loss,
                   cache_dir=cfg.run.cache_dir, spacing=cfg.run.get("checkpoint_spacing", "log"),
                   comparators=cfg.run.get("comparators", True), bounds=cfg.run.get("bounds", True))
     if _runs_single_cell(cfg, overrides):
         return "single", single_cell(cfg.stream, cfg.learner, cfg.get("comparator"),
                                      seeds=list(cfg.run.seeds), **common)
-    seeds = cfg.grid.get("seeds") or cfg.run.seeds  # an experiment declares its own seeds
-    return cfg.name, expand(cfg.grid, experiment=cfg.name, seeds=list(seeds), **common)
+    seeds = list(cfg.grid.get("seeds") or cfg.run.seeds)  # an experiment's own seeds
+    if cfg.get("select") is None:
+        return cfg.name, expand(cfg.grid, experiment=cfg.name, seeds=seeds, **common)
+    from olbench.selection import without_selection
+
+    grids = selection_stage(cfg, overrides)[0] if select else [without_selection(cfg.grid)]
+    return cfg.name, [t for g in grids
+                      for t in expand(g, experiment=cfg.name, seeds=seeds, **common)]
 
 
 def described_grid(cfg: DictConfig, overrides: Sequence[str] = ()) -> tuple[str | None, str]:
@@ -93,6 +113,7 @@ def execute(cfg: DictConfig, overrides: Sequence[str] = ()) -> int:
     if problems:
         raise GridError("invalid configuration (" + str(len(problems)) + " problem"
                         + "s" * (len(problems) > 1) + "):\n  " + "\n  ".join(problems))
+    published = _published(cfg)   # a bad file is refused before the (long) selection stage
     name, tasks = build_tasks(cfg, overrides)
     validate(tasks)
     folder = results_folder(cfg, name, tasks)
@@ -117,14 +138,52 @@ def execute(cfg: DictConfig, overrides: Sequence[str] = ()) -> int:
     summary.to_csv(folder / "summary.csv", index=False)
     figures = make_figures(table, folder / "figures", tasks=tasks) if cfg.run.figures else []
     question, config_text = described_grid(cfg, overrides)
+    sections = selection_sections(cfg, overrides, summary, folder, published)
     report = write_report(table, folder, experiment=name, question=question,
-                          config_text=config_text, figures=figures, captions=captions())
+                          config_text=config_text, figures=figures, captions=captions(),
+                          sections=sections)
     record(folder, experiment=name, table=table, command=command_line(overrides))
     print(format_summary(summary))
     for note in reading_notes(table):
         print(f"note: {note}")
     print(one_line_summary(name, table, time.perf_counter() - start))
     return _closing_lines(table, folder, report)
+
+
+def _published(cfg: DictConfig):
+    """The experiment's ``published:`` table (a path relative to the repository, or
+    absolute), read and checked; None without one."""
+    if not cfg.get("published"):
+        return None
+    from olbench.published import read_published
+
+    path = Path(cfg.published)
+    try:
+        return read_published(path if path.is_absolute() else CONF_DIR.parent / path)
+    except (OSError, ValueError) as error:
+        raise GridError(f"published={cfg.published}: {error}") from error
+
+
+def selection_sections(cfg: DictConfig, overrides: Sequence[str], summary, folder: Path,
+                       published=None) -> list[str]:
+    """The report's sections of the selection stage (``selection.csv``) and, given the
+    experiment's ``published`` table, of the published numbers beside ours
+    (``published.csv``, ``published.tex``); none without a ``select:`` block."""
+    from olbench.report import published_section, selection_section
+
+    selection = selection_stage(cfg, overrides)
+    if selection is None:
+        return []
+    _, chosen, algorithms = selection
+    chosen.to_csv(folder / "selection.csv", index=False)
+    parts = selection_section(chosen, algorithms)
+    if published is not None:
+        from olbench.published import beside_published
+
+        beside = beside_published(summary, published, algorithms)
+        beside.to_csv(folder / "published.csv", index=False)
+        parts += published_section(beside, folder, source=str(cfg.published))
+    return parts
 
 
 def one_line_summary(name: str, table, seconds: float) -> str:

@@ -261,6 +261,69 @@ def latex_table(summary: pd.DataFrame) -> str:
     return "\n".join(lines + ["\\hline", "\\end{tabular}"])
 
 
+# --------------------------------------------------------------------------- selection
+def selection_section(selection: pd.DataFrame, algorithms: Mapping[str, str]) -> list[str]:
+    """The report's account of the selection stage: per stream and algorithm, the values
+    chosen (in search order) with their mistakes on the selection pass, and which learner
+    (full name) ran the table."""
+    lines = ["## Parameter selection", "",
+             "Before the table, each parameter was chosen as LIBOL's `CV_algorithm.m` does: "
+             "one online pass per candidate over the whole dataset in one fixed order (not one "
+             "of the table's), the value with the fewest mistakes kept (ties: the later "
+             "value); several parameters one after the other. All candidates: "
+             "`selection.csv`.", ""]
+    if selection.empty:
+        return lines + ["No learner searches a parameter.", ""]
+    chosen = selection[selection["chosen"].astype(bool)]
+    rows = (chosen.groupby(["stream", "algorithm"], sort=False)
+            .apply(lambda g: ", ".join(f"{p}={v:g} ({int(m)} mistakes)"
+                                       for p, v, m in zip(g["param"], g["value"], g["mistakes"])),
+                   include_groups=False).rename("chosen").reset_index())
+    rows["stream"] = short_names(rows["stream"])
+    searched = set(rows["algorithm"])
+    fixed = sorted({a for a in algorithms.values() if a not in searched})
+    return lines + [markdown_table(rows), "",
+                    "No parameter searched (LIBOL searches none for them): "
+                    + (", ".join(fixed) or NONE) + ".", ""]
+
+
+def published_section(beside: pd.DataFrame, folder: Path, source: str) -> list[str]:
+    """Published numbers beside ours (:func:`olbench.published.beside_published`): one row per
+    (dataset, algorithm), our mean ± std, the published one, and the difference in published
+    std units; also written as ``published.tex``."""
+    rows = beside
+    shown = pd.DataFrame({"dataset": rows["dataset"], "algorithm": rows["algorithm"]})
+    for m, title, _ in LATEX_COLUMNS:
+        shown[f"{title} (ours)"] = [mean_pm(a, s) for a, s in zip(rows[f"{m}_mean"],
+                                                                   rows[f"{m}_std"])]
+        shown[f"{title} (published)"] = [mean_pm(a, s) for a, s in zip(
+            rows[f"published_{m}_mean"], rows[f"published_{m}_std"])]
+        if f"{m}_diff_in_std" in rows:
+            shown[f"{title}: diff / published std"] = rows[f"{m}_diff_in_std"].map(
+                lambda d: NONE if pd.isna(d) else f"{d:+.2f}")
+    published = rows["published_mistake_rate_mean"].notna().sum()
+    lines = ["## Published numbers beside ours", "",
+             f"From `{source}` ({published} of {len(rows)} rows have a published mistake "
+             "rate; — where the source gives no number). *diff / published std* = (ours − "
+             "published) / published std. Times are shown, not compared: LIBOL's are MATLAB "
+             "on another machine. Also in `published.csv` and `published.tex`.", "",
+             markdown_table(shown), ""]
+    tex = ["% ours vs published: mean ± std; diff in units of the published std",
+           "\\begin{tabular}{llrrrr}", "\\hline",
+           "Dataset & Algorithm & Mistake rate & Published & Diff/std & Updates \\\\", "\\hline"]
+    for r in rows.itertuples(index=False):
+        d = r.mistake_rate_diff_in_std
+        tex.append(" & ".join([_latex_escape(str(r.dataset)), _latex_escape(str(r.algorithm)),
+                               _latex_pm(r.mistake_rate_mean, r.mistake_rate_std, ".4f"),
+                               _latex_pm(r.published_mistake_rate_mean,
+                                         r.published_mistake_rate_std, ".4f"),
+                               "--" if pd.isna(d) else f"${d:+.2f}$",
+                               _latex_pm(r.updates_mean, r.updates_std, ".1f")]) + " \\\\")
+    (Path(folder) / "published.tex").write_text(
+        "\n".join(tex + ["\\hline", "\\end{tabular}"]) + "\n", encoding="utf-8")
+    return lines
+
+
 # --------------------------------------------------------------------------- bound checks
 def bound_checks(table: pd.DataFrame) -> pd.DataFrame:
     """One row per (stream, learner, bound) over all checkpoints of the ok runs (a bound does
@@ -402,14 +465,17 @@ def _figure_lines(figures, out_dir: Path, captions: Mapping[str, str]) -> list[s
 
 def write_report(table: pd.DataFrame, out_dir, *, experiment: str, question: str | None = None,
                  config_text: str | None = None, figures=None,
-                 captions: Mapping[str, str] | None = None) -> Path:
+                 captions: Mapping[str, str] | None = None,
+                 sections: list[str] | None = None) -> Path:
     """Write ``out_dir/report.md`` and return its path.
 
     ``figures``: paths of the figure files (PNGs are embedded, relative to ``out_dir``; PDFs
     are ignored); default: every PNG in ``out_dir/figures``. ``captions``: the line written
     under each figure, by file stem (the CLI passes :func:`olbench.figures.captions`); a
     figure without one is captioned by its stem. ``config_text``: the composed
-    configuration, shown verbatim.
+    configuration, shown verbatim. ``sections``: Markdown lines put after the summary (the
+    selection stage and published numbers: :func:`selection_section`,
+    :func:`published_section`).
     """
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -439,6 +505,7 @@ def write_report(table: pd.DataFrame, out_dir, *, experiment: str, question: str
         parts += [f"**Reading these numbers.** Regret = the learner's cumulative {losses} loss "
                   "− the comparator's; mistake regret = the learner's mistakes − the "
                   "comparator's fixed u's.", "", *[f"- {n}" for n in notes], ""]
+    parts += list(sections or [])
     parts += ["## Bound checks", ""]
     if checks.empty:
         parts += ["No bound applies to these learners.", ""]

@@ -1,0 +1,39 @@
+"""LIBOL's three panels (mistake rate, updates, time vs t), one figure per dataset.
+
+The CLI's ``libol.png`` puts the ten datasets in one figure whose legend lists every learner
+of every dataset (their chosen parameters differ per dataset); this script draws the same
+panels (:func:`olbench.figures.libol.libol_figure`) one dataset at a time, so each legend has
+that dataset's sixteen learners. Usage, after ``olbench experiment=libol_table``::
+
+    python experiments/libol_table/figures.py [results/libol_table/canonical]
+
+writes ``figures/libol_<dataset>.png`` (and .pdf) into the results folder.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import olbench
+from olbench.figures.libol import libol_figure
+from olbench.figures.style import save_figure
+from olbench.published import dataset_of
+from olbench.views import label
+
+
+def per_dataset_panels(folder: Path) -> list[Path]:
+    """Draw and save one LIBOL figure per stream of the results in ``folder``."""
+    table = olbench.load_results(folder).table
+    streams = label(table, "stream")
+    written = []
+    for stream, rows in table.groupby(streams, sort=True):
+        written += save_figure(libol_figure(rows), folder / "figures"
+                               / f"libol_{dataset_of(stream)}")
+    return written
+
+
+if __name__ == "__main__":
+    target = Path(sys.argv[1] if len(sys.argv) > 1 else "results/libol_table/canonical")
+    for path in per_dataset_panels(target):
+        print(path)

@@ -1,0 +1,184 @@
+"""The libol_table study: LIBOL's parameter selection (olbench.selection), the published
+column (olbench.published), and the experiment end to end."""
+
+from __future__ import annotations
+
+import math
+import os
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from naive import TWINS
+from test_cli import ROOT, _only_folder, olbench
+
+from olbench.published import beside_published, read_published, std_units
+from olbench.selection import coordinate_search, pick, select_grid, without_selection
+from olbench.streams import make_stream
+from olbench.tasks import GridError, child_seed
+
+DOMAINS = {"C": [0.0625, 0.25, 1.0, 4.0, 16.0], "eta": [0.6, 0.75, 0.9]}
+STREAM = {"n": 250, "d": 5, "flip_rate": 0.15}
+
+
+def libol_mistakes(key: str, X, y, **params) -> int:
+    """Mistakes of the plain-numpy twin, counted as LIBOL does: sign(p) with sign(0) = +1."""
+    margins, _, _ = TWINS[key](X, y, **params)
+    return int(np.sum(np.where(margins >= 0, 1.0, -1.0) != y))
+
+
+def last_best(domain, counts):
+    """Written out again for the test: the last index among the smallest counts."""
+    best = min(counts)
+    return domain[max(i for i, c in enumerate(counts) if c == best)]
+
+
+@pytest.fixture(scope="module")
+def selected():
+    grid = {"streams": [{"key": "noisy", "params": STREAM}],
+            "learners": [{"key": "pa", "name": "PA-I", "params": {"variant": "pa1"},
+                          "select": {"C": "C"}},
+                         {"key": "scw", "name": "SCW-I", "select": {"C": "C", "eta": "eta"}},
+                         {"key": "perceptron", "name": "Perceptron", "select": {"eta": "C"}},
+                         {"key": "romma", "name": "ROMMA"}]}
+    grids, table, names = select_grid(grid, {"seed": 7, "domains": DOMAINS})
+    X, y = make_stream("noisy", **STREAM, seed=child_seed(7, "stream")).materialize()
+    return grids[0], table, names, X, y
+
+
+def test_selection_picks_the_fewest_mistakes_on_the_selection_order(selected):
+    grid, table, _, X, y = selected
+    counts = [libol_mistakes("pa", X, y, C=c, variant="pa1") for c in DOMAINS["C"]]
+    assert len(set(counts)) > 1, "the test needs C to matter on this stream"
+    pa1 = [e for e in grid["learners"] if e["key"] == "pa"][0]["params"]
+    assert pa1 == {"variant": "pa1", "C": last_best(DOMAINS["C"], counts)}
+    rows = table[table["algorithm"].eq("PA-I")]
+    assert rows["mistakes"].tolist() == counts and rows["chosen"].sum() == 1
+
+
+def test_selection_searches_parameters_one_after_the_other(selected):
+    grid, _, _, X, y = selected
+    by_c = [libol_mistakes("scw", X, y, C=c) for c in DOMAINS["C"]]   # eta at its default
+    c = last_best(DOMAINS["C"], by_c)
+    by_eta = [libol_mistakes("scw", X, y, C=c, eta=e) for e in DOMAINS["eta"]]
+    scw = [e for e in grid["learners"] if e["key"] == "scw"][0]["params"]
+    assert scw == {"C": c, "eta": last_best(DOMAINS["eta"], by_eta)}
+
+
+def test_a_parameter_without_effect_ties_and_the_last_value_wins(selected):
+    """From w0 = 0 the Perceptron's predictions do not depend on eta: every value ties, and
+    LIBOL's `<=` keeps the last one (as for NAROW's C, which NAROW.m never reads)."""
+    grid, table, _, _, _ = selected
+    rows = table[table["algorithm"].eq("Perceptron")]
+    assert rows["mistakes"].nunique() == 1
+    assert [e for e in grid["learners"] if e["key"] == "perceptron"][0]["params"] == {
+        "eta": DOMAINS["C"][-1]}
+
+
+def test_learners_without_search_keep_their_values_and_names_map_to_algorithms(selected):
+    grid, table, names, _, _ = selected
+    assert [e for e in grid["learners"] if e["key"] == "romma"][0] == {"key": "romma",
+                                                                      "params": {}}
+    assert "ROMMA" not in set(table["algorithm"])
+    assert sorted(names.values()) == ["PA-I", "Perceptron", "ROMMA", "SCW-I"]
+    assert all("select" not in e and "name" not in e for e in grid["learners"])
+
+
+def test_pick_and_coordinate_search_follow_libol():
+    assert pick([1, 2, 3], [2, 1, 1]) == 3 and pick([1, 2, 3], [0, 1, 1]) == 1
+    chosen, records = coordinate_search(lambda p: abs(p["a"] - 2) + abs(p["b"] - p["a"]),
+                                        {"a": 0, "b": 0}, [("a", [1, 2, 3]), ("b", [1, 2])])
+    assert chosen == {"a": 2, "b": 2} and len(records) == 5
+
+
+def test_selection_refuses_unknown_domains_and_select_with_sweep():
+    grid = {"streams": ["noisy"], "learners": [{"key": "pa", "select": {"C": "nope"}}]}
+    with pytest.raises(GridError, match="unknown domains"):
+        select_grid(grid, {"domains": DOMAINS})
+    grid["learners"] = [{"key": "pa", "sweep": {"variant": ["pa1", "pa2"]},
+                         "select": {"C": "C"}}]
+    with pytest.raises(GridError, match="select and sweep"):
+        select_grid(grid, {"domains": DOMAINS})
+    assert without_selection(grid)["learners"] == [{"key": "pa",
+                                                    "sweep": {"variant": ["pa1", "pa2"]}}]
+
+
+# ------------------------------------------------------------------ the published column
+def test_published_numbers_are_joined_row_by_row_with_std_units():
+    summary = pd.DataFrame({
+        "stream": ["Dataset[name=svmguide3,order=permuted]"] * 2 + ["Dataset[name=heart]"],
+        "learner": ["Perceptron[tie=libol]", "PA[C=1.0,variant=pa]", "Perceptron[tie=libol]"],
+        "mistake_rate_mean": [0.3307, 0.30, 0.25], "mistake_rate_std": [0.005, 0.01, 0.02],
+        "updates_mean": [411.0, 700.0, 60.0], "updates_std": [7.0, 9.0, 3.0],
+        "time_s_mean": [1e-4] * 3, "time_s_std": [1e-5] * 3})
+    published = pd.DataFrame({
+        "dataset": ["svmguide3", "svmguide3", "svmguide3"],
+        "algorithm": ["Perceptron", "PA", "AROW"], "source": ["s"] * 3,
+        "mistake_rate_mean": [0.3318, None, 0.2], "mistake_rate_std": [0.0118, None, 0.01],
+        "updates_mean": [412.45, None, 1000.0], "updates_std": [14.66, None, 10.0],
+        "time_s_mean": [0.0516, None, None], "time_s_std": [0.0008, None, None]})
+    names = {"Perceptron[tie=libol]": "Perceptron", "PA[C=1.0,variant=pa]": "PA"}
+    out = beside_published(summary, published, names).set_index(["dataset", "algorithm"])
+    row = out.loc[("svmguide3", "Perceptron")]
+    assert row["mistake_rate_diff_in_std"] == pytest.approx((0.3307 - 0.3318) / 0.0118)
+    assert row["updates_diff_in_std"] == pytest.approx((411 - 412.45) / 14.66)
+    assert "time_s_diff_in_std" not in out      # another machine: shown, never compared
+    assert math.isnan(out.loc[("svmguide3", "PA"), "mistake_rate_diff_in_std"])  # unpublished
+    assert math.isnan(out.loc[("svmguide3", "AROW"), "mistake_rate_mean"])  # published, not run
+    assert out.loc[("heart", "Perceptron"), "mistake_rate_mean"] == 0.25   # no published row
+    assert len(out) == 4
+    assert math.isnan(std_units(0.3, 0.3, 0.0)) and math.isnan(std_units(0.3, None, 0.1))
+
+
+def test_the_committed_published_file_reads_and_states_its_sources():
+    table = read_published(ROOT / "experiments" / "libol_table" / "published.csv")
+    assert table["source"].notna().all()
+    svmguide3 = table[table["dataset"].eq("svmguide3")].set_index("algorithm")
+    assert len(svmguide3) == 16
+    perceptron = svmguide3.loc["Perceptron"]
+    assert (perceptron["mistake_rate_mean"], perceptron["mistake_rate_std"]) == (0.3318, 0.0118)
+
+
+def test_a_bad_published_file_names_the_column_and_row(tmp_path):
+    path = tmp_path / "p.csv"
+    path.write_text("dataset,algorithm,source,mistake_rate_mean,mistake_rate_std,updates_mean,"
+                    "updates_std,time_s_mean,time_s_std\ns,A,x,0.3,oops,,,,\n")
+    with pytest.raises(ValueError, match=r"mistake_rate_std.*'oops' \(row 2\)"):
+        read_published(path)
+
+
+# ------------------------------------------------------------------ the command
+DATA = Path(os.environ.get("OLBENCH_DATA") or ROOT.parent / "shared" / "data")
+
+
+@pytest.mark.skipif(not (DATA / "libol" / "svmguide3.mat").exists(),
+                    reason="libol/svmguide3.mat is not in $OLBENCH_DATA or ../shared/data")
+def test_the_command_writes_the_table_with_the_published_column(tmp_path):
+    learners = ("[{key: perceptron, name: Perceptron, params: {tie: libol}},"
+                " {key: pa, name: PA-I, params: {variant: pa1}, select: {C: C}}]")
+    out = olbench("experiment=libol_table", "grid.seeds=[0,1]", "run.figures=false",
+                  "run.n_jobs=1",
+                  "grid.streams=[{key: dataset, params: {name: svmguide3, order: permuted}}]",
+                  f"grid.learners={learners}", f"run.data_dir={DATA}",
+                  f"run.output_dir={tmp_path}", f"run.cache_dir={tmp_path / 'cache'}")
+    assert out.returncode == 0, out.stderr[-2000:]
+    folder = _only_folder(tmp_path / "libol_table")
+    beside = pd.read_csv(folder / "published.csv")
+    assert beside[beside["dataset"].ne("svmguide3")]["mistake_rate_mean"].isna().all()
+    beside = beside[beside["dataset"].eq("svmguide3")].set_index("algorithm")
+    assert beside.loc["Perceptron", "published_mistake_rate_mean"] == 0.3318
+    assert abs(beside.loc["Perceptron", "mistake_rate_diff_in_std"]) < 2
+    assert math.isnan(beside.loc["PA-I", "published_mistake_rate_mean"])
+    chosen = pd.read_csv(folder / "selection.csv")
+    assert set(chosen["algorithm"]) == {"PA-I"} and chosen["chosen"].sum() == 1
+    report = (folder / "report.md").read_text()
+    assert "## Parameter selection" in report and "## Published numbers beside ours" in report
+    assert "\\begin{tabular}" in (folder / "published.tex").read_text()
+
+
+def test_a_missing_published_file_is_refused_before_anything_runs(tmp_path):
+    out = olbench("experiment=libol_table", f"published={tmp_path / 'nope.csv'}",
+                  f"run.output_dir={tmp_path}")
+    assert out.returncode == 2 and "nope.csv" in out.stderr and "no file" in out.stderr
+    assert not (tmp_path / "libol_table").exists()
