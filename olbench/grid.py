@@ -61,15 +61,32 @@ def _materialize(spec: dict, stamp: tuple | None):
     return X, y, stream.meta
 
 
+#: file streams of at most this many bytes of files are parsed once per grid and cached
+#: whole even when no comparator needs all the data (a table of 16 learners over 20
+#: permutations of a dataset would otherwise parse it 16 times per permutation); larger ones
+#: run chunk by chunk in constant memory
+CACHE_FILES_UP_TO = 256 * 2**20
+
+
+def _file_bytes(stamp: tuple) -> int:
+    """The size of the files in a :func:`_file_stamp` ((path, size, mtime), one such tuple
+    per file, or an OpenML name, held in memory anyway: 0)."""
+    if len(stamp) == 3 and isinstance(stamp[1], int):
+        return stamp[1]
+    return sum(part[1] for part in stamp if isinstance(part, tuple))
+
+
 def load_stream(spec: dict, cache_dir: str | None, whole: bool):
     """The stream of a task: ``(stream, None)`` to run chunk by chunk in constant memory, or
-    with ``whole=True`` (comparators need all the data anyway) ``(stream, (X, y, meta))``.
-    Parsed file streams are cached on disk (joblib.Memory, keyed by the spec and the file's
-    size and mtime), so a grid parses each file once, not once per learner."""
+    ``(stream, (X, y, meta))`` when ``whole`` (comparators need all the data anyway) or the
+    stream is a file of at most :data:`CACHE_FILES_UP_TO` bytes. Parsed file streams are
+    cached on disk (joblib.Memory, keyed by the spec and the file's size and mtime), so a
+    grid parses each file once per stream spec, not once per learner."""
     stream = instantiate(spec, _convert_="all")
-    if not whole:
-        return stream, None
     stamp = _file_stamp(spec)
+    small = cache_dir and stamp is not None and _file_bytes(stamp) <= CACHE_FILES_UP_TO
+    if not (whole or small):
+        return stream, None
     if cache_dir and stamp is not None:
         from joblib import Memory
 

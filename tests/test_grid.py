@@ -123,9 +123,11 @@ def test_same_table_sequential_loky_and_dask(tmp_path):
     pd.testing.assert_frame_equal(_comparable(sequential), _comparable(dask))
 
 
-def test_file_streams_are_parsed_once_per_grid_and_reparsed_when_the_file_changes(tmp_path):
+def test_file_streams_are_parsed_once_per_grid_and_reparsed_when_the_file_changes(
+        tmp_path, monkeypatch):
     from sklearn.datasets import dump_svmlight_file
 
+    from olbench import grid
     from olbench.grid import load_stream
 
     rng = np.random.default_rng(0)
@@ -142,7 +144,13 @@ def test_file_streams_are_parsed_once_per_grid_and_reparsed_when_the_file_change
     dump_svmlight_file(X[:100], np.ones(100), str(path))  # the file changes: parsed again
     changed = load_stream(spec, str(cache), whole=True)[1]
     assert changed[0].shape[0] == 100
-    stream, whole = load_stream(spec, str(cache), whole=False)  # no comparators: streamed
+    # no comparators: a small file is still cached whole (parsed once per grid, not once per
+    # learner); a file over the threshold, or no cache, streams in constant memory
+    assert load_stream(spec, str(cache), whole=False)[1][0].shape[0] == 100
+    assert len(list(cache.rglob("output.pkl"))) == 2
+    assert load_stream(spec, None, whole=False)[1] is None
+    monkeypatch.setattr(grid, "CACHE_FILES_UP_TO", path.stat().st_size - 1)
+    stream, whole = load_stream(spec, str(cache), whole=False)
     assert whole is None and hasattr(stream, "chunks")
 
 
