@@ -88,7 +88,7 @@ def overrides_for(experiment: str | None = None, *, seeds: Iterable[int] | None 
 
 def run_experiment(experiment: str | None = None, *, seeds: Iterable[int] | None = None,
                    overrides: Iterable[str] = (), output_dir: str | Path | None = None,
-                   n_jobs: int | None = None, figures: bool = True, quiet: bool = False,
+                   n_jobs: int | None = None, figures: bool | None = None, quiet: bool = False,
                    **params: Any) -> Results:
     """Run an experiment (``"novikoff"``), or a single cell (``learner="pa", stream="noisy"``),
     as ``olbench`` would, and return its :class:`Results`.
@@ -98,7 +98,8 @@ def run_experiment(experiment: str | None = None, *, seeds: Iterable[int] | None
     group that may name the config (``stream={"key": "noisy", "n": 500}``), or dotted
     (``**{"stream.n": 500}``); ``seeds``: the experiment's seeds (or the cell's);
     ``output_dir``, ``n_jobs``, ``figures``: ``run.output_dir``, ``run.n_jobs``,
-    ``run.figures``; ``quiet``: do not print the summary. Bad names or parameters raise
+    ``run.figures`` (None: the experiment's choice, by default every figure); ``quiet``:
+    do not print the summary. Bad names or parameters raise
     ``ValueError`` before anything runs. The progress bar is off.
     """
     from hydra import compose, initialize_config_dir
@@ -107,7 +108,7 @@ def run_experiment(experiment: str | None = None, *, seeds: Iterable[int] | None
     from olbench.listing import check_overrides
     from olbench.tasks import CONF_DIR
 
-    run = {"progress": False, "figures": figures}
+    run = {"progress": False} | ({"figures": figures} if figures is not None else {})
     run |= {"output_dir": str(output_dir)} if output_dir is not None else {}
     run |= {"n_jobs": n_jobs} if n_jobs is not None else {}
     args = overrides_for(experiment, seeds=seeds, overrides=overrides, **params)
