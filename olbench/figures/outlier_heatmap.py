@@ -107,12 +107,13 @@ def outlier_heatmap_figure(table: pd.DataFrame) -> Figure | None:
             ax.set_xticks(range(len(cols_v)), [f"{v:g}" for v in cols_v])
             ax.set_yticks(range(len(rows_v)), [f"{v:g}" for v in rows_v])
             ax.grid(False)
-            ax.set_title(f"− {display_name(pa)}: {_setting_title(setting)}", fontsize=7.5)
+            if i == 0:
+                ax.set_title(f"{display_name(cells['arow'].iloc[0])} − {display_name(pa)}")
             if i == len(settings) - 1:
                 ax.set_xlabel("label-noise rate (flip_rate)")
             if j == 0:
-                ax.set_ylabel("outlier fraction")
+                ax.set_ylabel(f"{_setting_title(setting)}\noutlier fraction", fontsize=8)
     fig.colorbar(image, ax=axes, shrink=0.4, label=f"AROW − PA, {metric} (percentage points)")
-    fig.suptitle(f"{display_name(cells['arow'].iloc[0])} − PA variants: {metric} at the final "
-                 f"round, mean over seeds (blue: AROW errs less); * Wilcoxon, Holm 5 %")
+    fig.suptitle(f"AROW − PA: {metric} at the final round, mean over seeds (blue: AROW errs "
+                 f"less)\n* Wilcoxon signed-rank over seeds, paired by seed, Holm-adjusted 5 %")
     return fig
