@@ -164,7 +164,7 @@ def test_the_experiment_composes_into_the_full_design():
     assert sorted(factors["flip_rate"].unique()) == [0.0, 0.05, 0.1, 0.2, 0.3]
     assert factors["d"].nunique() >= 2 and set(factors["standardize"]) == {False, True}
     assert len(factors) == 5 * 5 * factors["d"].nunique() * 2
-    assert list(cfg.run.figures) == ["outlier_heatmap", "boundaries"]
+    assert list(cfg.run.figures) == ["outlier_heatmap", "boundaries", "textbook"]
     assert stream_factors(["Outliers[d=5]"]).loc["Outliers[d=5]", "d"] == 5
 
 

@@ -6,6 +6,7 @@ builders is :data:`FIGURES`): :mod:`~olbench.figures.regret` (linear and log-log
 :mod:`~olbench.figures.mistakes`, :mod:`~olbench.figures.bounds` (observed vs bound),
 :mod:`~olbench.figures.libol` (LIBOL-style panels), :mod:`~olbench.figures.final` (box plots
 over seeds), :mod:`~olbench.figures.boundaries` (2-D decision boundaries),
+:mod:`~olbench.figures.textbook` (Sugiyama 2015, ch. 31, panel by panel),
 :mod:`~olbench.figures.outlier_heatmap` (AROW − PA per outlier × noise cell); the shared look
 is in :mod:`~olbench.figures.style`. A new figure is one new module here.
 
