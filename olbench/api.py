@@ -88,7 +88,7 @@ def overrides_for(experiment: str | None = None, *, seeds: Iterable[int] | None 
 
 def run_experiment(experiment: str | None = None, *, seeds: Iterable[int] | None = None,
                    overrides: Iterable[str] = (), output_dir: str | Path | None = None,
-                   n_jobs: int | None = None, figures: bool = True, quiet: bool = False,
+                   n_jobs: int | None = None, figures: bool | None = None, quiet: bool = False,
                    comparators: bool | None = None, bounds: bool | None = None,
                    **params: Any) -> Results:
     """Run an experiment (``"novikoff"``), or a single cell (``learner="pa", stream="noisy"``),
@@ -99,9 +99,9 @@ def run_experiment(experiment: str | None = None, *, seeds: Iterable[int] | None
     group that may name the config (``stream={"key": "noisy", "n": 500}``), or dotted
     (``**{"stream.n": 500}``); ``seeds``: the experiment's seeds (or the cell's);
     ``output_dir``, ``n_jobs``, ``figures``, ``comparators``, ``bounds``: ``run.output_dir``,
-    ``run.n_jobs``, ``run.figures``, ``run.comparators``, ``run.bounds``; ``quiet``: do not
-    print the summary. Bad names or parameters raise ``ValueError`` before anything runs.
-    The progress bar is off.
+    ``run.n_jobs``, ``run.figures`` (None: the experiment's choice, by default every
+    figure), ``run.comparators``, ``run.bounds``; ``quiet``: do not print the summary. Bad
+    names or parameters raise ``ValueError`` before anything runs. The progress bar is off.
     """
     from hydra import compose, initialize_config_dir
 
@@ -109,7 +109,7 @@ def run_experiment(experiment: str | None = None, *, seeds: Iterable[int] | None
     from olbench.listing import check_overrides, with_option_appends
     from olbench.tasks import CONF_DIR
 
-    run = {"progress": False, "figures": figures}
+    run = {"progress": False} | ({"figures": figures} if figures is not None else {})
     run |= {"output_dir": str(output_dir)} if output_dir is not None else {}
     run |= {k: v for k, v in (("n_jobs", n_jobs), ("comparators", comparators),
                               ("bounds", bounds)) if v is not None}

@@ -136,7 +136,9 @@ def execute(cfg: DictConfig, overrides: Sequence[str] = ()) -> int:
         return _all_failed(table, folder, name, cfg)
     summary = summary_table(table)
     summary.to_csv(folder / "summary.csv", index=False)
-    figures = make_figures(table, folder / "figures", tasks=tasks) if cfg.run.figures else []
+    only = None if cfg.run.figures is True else list(cfg.run.figures or [])
+    figures = make_figures(table, folder / "figures", tasks=tasks, only=only) \
+        if cfg.run.figures else []
     question, config_text = described_grid(cfg, overrides)
     sections = selection_sections(cfg, overrides, summary, folder, published)
     report = write_report(table, folder, experiment=name, question=question,

@@ -103,6 +103,18 @@ def _flag(v: Any) -> str | None:
     return None if isinstance(v, bool) else "must be true or false"
 
 
+def _figures(v: Any) -> str | None:
+    if isinstance(v, bool):
+        return None
+    from olbench.figures import FIGURES
+
+    if isinstance(v, (list, tuple, ListConfig)) and all(isinstance(s, str) for s in v):
+        unknown = sorted(set(v) - set(FIGURES))
+        return (f"unknown figures {unknown}; registered: {', '.join(sorted(FIGURES))}"
+                if unknown else None)
+    return "must be true, false or a list of figure names (file stems)"
+
+
 def _optional_text(v: Any) -> str | None:
     return None if v is None or isinstance(v, str) else "must be a string or null"
 
@@ -128,7 +140,7 @@ RUN_CHECKS: dict[str, Callable[[Any], str | None]] = {
     "n_jobs": _n_jobs, "backend": _backend, "batch_size": _batch_size,
     "seeds": seeds_problem, "checkpoints": _checkpoints, "checkpoint_spacing": _spacing,
     "output_dir": writable_folder_problem, "cache_dir": _cache_dir,
-    "force": _flag, "progress": _flag, "figures": _flag, "comparators": _flag, "bounds": _flag,
+    "force": _flag, "progress": _flag, "figures": _figures, "comparators": _flag, "bounds": _flag,
     "scheduler": _optional_text, "name": _optional_text}
 
 

@@ -11,8 +11,9 @@ metric against each swept parameter), :mod:`~olbench.figures.libol` (LIBOL-style
 :mod:`~olbench.figures.final` (final values over seeds),
 :mod:`~olbench.figures.regression` (average loss; fitted 1-D functions),
 :mod:`~olbench.figures.boundaries` (2-D decision boundaries),
-:mod:`~olbench.figures.textbook` (Sugiyama 2015, ch. 31, panel by panel); the shared look is in
-:mod:`~olbench.figures.style`. A new figure is one new module here.
+:mod:`~olbench.figures.textbook` (Sugiyama 2015, ch. 31, panel by panel),
+:mod:`~olbench.figures.outlier_heatmap` (AROW − PA per outlier × noise cell); the shared look
+is in :mod:`~olbench.figures.style`. A new figure is one new module here.
 
 :func:`make_figures` writes every figure the table supports (PNG + PDF), :func:`captions`
 gives the report a caption per file stem.

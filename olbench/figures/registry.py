@@ -11,7 +11,7 @@ draws several figures of one kind (one per stream, say).
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -57,14 +57,19 @@ def captions() -> dict[str, str]:
     return {kind.stem: kind.caption for kind in FIGURES.values() if kind.caption}
 
 
-def build_figures(table: pd.DataFrame, tasks=None) -> dict[str, Figure]:
+def build_figures(table: pd.DataFrame, tasks=None,
+                  only: Collection[str] | None = None) -> dict[str, Figure]:
     """Every figure the table supports, by file stem, in report order; figures without data
     are left out (no regret -> no regret figures, no bound values -> no scatter, no Novikoff
     rows -> a mistakes figure without the Novikoff line). Figures that need the grid's
-    ``tasks`` (decision boundaries) are drawn only when they are given."""
+    ``tasks`` (decision boundaries) are drawn only when they are given. ``only``: the
+    registered stems to draw (an experiment's ``run.figures`` list); default: all."""
+    unknown = sorted(set(only or ()) - set(FIGURES))
+    if unknown:
+        raise ValueError(f"unknown figures {unknown}; registered: {', '.join(sorted(FIGURES))}")
     out: dict[str, Figure] = {}
     for kind in sorted(FIGURES.values(), key=lambda k: k.order):
-        if kind.tasks and tasks is None:
+        if (kind.tasks and tasks is None) or (only is not None and kind.stem not in only):
             continue
         made = kind.build(table, tasks) if kind.tasks else kind.build(table)
         if isinstance(made, Mapping):
@@ -74,8 +79,9 @@ def build_figures(table: pd.DataFrame, tasks=None) -> dict[str, Figure]:
     return out
 
 
-def make_figures(table: pd.DataFrame, out_dir, tasks=None) -> list[Path]:
+def make_figures(table: pd.DataFrame, out_dir, tasks=None,
+                 only: Collection[str] | None = None) -> list[Path]:
     """Write :func:`build_figures` into ``out_dir`` (created) as PNG + PDF; returns the files
     written, PNG then PDF of each figure."""
-    return [p for stem, fig in build_figures(table, tasks).items()
+    return [p for stem, fig in build_figures(table, tasks, only).items()
             for p in save_figure(fig, Path(out_dir) / stem)]

@@ -181,8 +181,9 @@ class InMemoryStream(Stream):
 
     Subclasses write ``_build() -> (X, y, meta_fields)`` where ``meta_fields`` may set ``u``,
     ``flipped``, ``clean_y`` and ``extra`` (and ``margin`` to override the computed one).
-    If the stream has a ``bias`` parameter that is true, a constant 1 column is appended
-    after ``_build`` and ``u`` is padded with a 0 (so margins w.r.t. ``u`` are unchanged).
+    If the stream has a ``bias`` parameter that is true, a constant column is appended
+    after ``_build`` (1, or the stream's ``bias_value`` parameter if it has one) and ``u`` is
+    padded with a 0 (so margins w.r.t. ``u`` are unchanged).
     n, d, R, the margin w.r.t. ``u`` and the fingerprint are computed here. The cached
     arrays are read-only: chunks are views, never copies.
     """
@@ -203,7 +204,7 @@ class InMemoryStream(Stream):
         u = fields.pop("u", None)
         bias = bool(getattr(self, "bias", False))
         if bias:
-            X = append_bias(X)
+            X = append_bias(X, float(getattr(self, "bias_value", 1.0)))
             if u is not None:
                 u = np.append(u, 0.0)
         margin = fields.pop("margin", None)

@@ -27,6 +27,7 @@ import numpy as np
 from olbench.component import Interval, IsInstance, OneOf
 from olbench.features import row_norms
 from olbench.streams.base import InMemoryStream, margin_of
+from olbench.streams.preprocess import Standardizer
 
 _N = Interval(1, math.inf, integer=True)
 _SEED = Interval(0, 2**63 - 1, integer=True)
@@ -190,7 +191,8 @@ class Noisy(_MarginRadius, key="noisy"):
 
 
 class Outliers(_MarginRadius, key="outliers"):
-    """:class:`Separable` with some points of one class displaced far from their class.
+    """:class:`Separable` with some points of one class displaced far from their class, and
+    optionally label noise, a boundary away from the origin and standardised features.
 
     ``n_outliers`` points (or ``outlier_fraction`` of the n points, if given) of class
     ``outlier_class``, chosen at random, are moved by ``shift``: along axis ``axis`` (x[axis]
@@ -199,7 +201,30 @@ class Outliers(_MarginRadius, key="outliers"):
     them; ``meta.margin`` is the realised (usually negative) margin, ``extra["clean_margin"]``
     that before the displacement. See :class:`SugiyamaOutliers` for the textbook's figure.
 
+    The factors of the outlier study (``experiments/pa_vs_arow_outliers``), all off by default:
+
+    * ``flip_rate``: each label is then flipped independently with this probability (as
+      :class:`Noisy`; ``meta.flipped`` marks the flipped rounds).
+    * ``offset``: every point is translated by ``offset`` u, so the classes' boundary is the
+      hyperplane u.x = offset, ``offset`` away from the origin, and a linear model needs its
+      bias weight (Sugiyama's 2-D set: classes centred at x1 = -15 and -5, boundary at -10).
+    * ``standardize``: each feature is then centred and divided by its standard deviation
+      over the whole stream, outliers included (a look-ahead, as ``standardize`` of the file
+      streams; :class:`~olbench.streams.preprocess.Standardizer`).
+    * ``bias_value``: the value of the constant feature appended with ``bias=True`` (1 by
+      default); its scale against the features' sets how fast a learner can move its bias.
+
+    ``meta.clean_y`` holds the clean labels: what the generating rule sign(u.x - offset) says
+    about each point as shown (before standardising). That is the label before flipping for
+    every point that was not displaced, and for an outlier the side of the boundary it was
+    moved to, so the clean mistake rate counts how often the learner disagrees with the
+    generating rule. With ``offset`` or ``standardize`` the rule is affine in the streamed
+    features, so ``meta.u`` (a direction through the origin) is None and so is the margin.
+
     >>> int(Outliers(n=200, d=2, n_outliers=3, seed=1).meta.extra["outliers"].sum())
+    3
+    >>> s = Outliers(n=200, d=2, n_outliers=3, shift=5.0, seed=1)
+    >>> int((s.meta.clean_y != s.materialize()[1]).sum())      # the outliers crossed over
     3
     """
 
@@ -208,39 +233,68 @@ class Outliers(_MarginRadius, key="outliers"):
                    "outlier_fraction": Interval(0, 1, none_ok=True),
                    "outlier_class": OneOf(1, -1, 1.0, -1.0),
                    "shift": Interval(-math.inf, math.inf),
-                   "axis": Interval(0, math.inf, integer=True, none_ok=True)}
+                   "axis": Interval(0, math.inf, integer=True, none_ok=True),
+                   "flip_rate": Interval(0, 0.5, high_open=True),
+                   "offset": Interval(-math.inf, math.inf),
+                   "standardize": OneOf(True, False),
+                   "bias_value": Interval(0, math.inf, low_open=True)}
 
     def __init__(self, *, n: int = 1000, d: int = 10, gamma: float = 0.1, R: float = 1.0,
                  n_outliers: int = 10, outlier_fraction: float | None = None,
                  outlier_class: int = 1, shift: float = 10.0, axis: int | None = None,
-                 distribution: str = "ball", seed: int = 0, bias: bool = False):
+                 flip_rate: float = 0.0, offset: float = 0.0, standardize: bool = False,
+                 distribution: str = "ball", seed: int = 0, bias: bool = False,
+                 bias_value: float = 1.0):
         self.n, self.d, self.gamma, self.R = n, d, gamma, R
         self.n_outliers, self.outlier_fraction = n_outliers, outlier_fraction
         self.outlier_class, self.shift, self.axis = outlier_class, shift, axis
-        self.distribution, self.seed, self.bias = distribution, seed, bias
+        self.flip_rate, self.offset, self.standardize = flip_rate, offset, standardize
+        self.distribution, self.seed, self.bias, self.bias_value = distribution, seed, bias, \
+            bias_value
         self._check_margin_radius()
         if axis is not None and axis >= d:
             raise ValueError(f"Outliers: axis={axis} is not a feature index (d={d})")
 
     def _build(self):
-        u, X_clean, y, (pick_rng, _, _) = self._clean()
-        count = (round(self.outlier_fraction * len(y)) if self.outlier_fraction is not None
+        u, X_clean, y_clean, (pick_rng, flip_rng, _) = self._clean()
+        count = (round(self.outlier_fraction * len(y_clean)) if self.outlier_fraction is not None
                  else int(self.n_outliers))
-        candidates = np.flatnonzero(y == self.outlier_class)
+        candidates = np.flatnonzero(y_clean == self.outlier_class)
         if count > len(candidates):
             raise ValueError(f"Outliers: {count} outliers asked of class {self.outlier_class} "
                              f"but only {len(candidates)} of its points were drawn")
         chosen = np.sort(pick_rng.choice(candidates, size=count, replace=False))
         X = X_clean.copy()
         if self.axis is None:
-            X[chosen] -= (self.shift * y[chosen])[:, None] * u
+            X[chosen] -= (self.shift * y_clean[chosen])[:, None] * u
         else:
             X[chosen, int(self.axis)] += self.shift
-        mask = np.zeros(len(y), dtype=bool)
+        mask = np.zeros(len(y_clean), dtype=bool)
         mask[chosen] = True
-        return X, y, {"u": u, "extra": {"outliers": mask,
-                                        "clean_margin": margin_of(u, X_clean, y),
-                                        "gamma": float(self.gamma), "R": float(self.R)}}
+        clean_y = generating_labels(X @ u, y_clean)
+        flipped = flip_rng.random(len(y_clean)) < self.flip_rate
+        y = np.where(flipped, -y_clean, y_clean)
+        affine = bool(self.offset) or bool(self.standardize)
+        if self.offset:
+            X += float(self.offset) * u
+        if self.standardize:
+            X = Standardizer.fit(X).apply(X)
+        for arr in (flipped, clean_y):
+            arr.flags.writeable = False
+        return X, y, {"u": None if affine else u, "flipped": flipped, "clean_y": clean_y,
+                      "extra": {"outliers": mask,
+                                "clean_margin": margin_of(u, X_clean, y_clean),
+                                "gamma": float(self.gamma), "R": float(self.R),
+                                "n_flipped": int(flipped.sum())}}
+
+
+def generating_labels(scores: np.ndarray, fallback: np.ndarray) -> np.ndarray:
+    """sign(scores), the generating rule's labels, with ``fallback`` where a score is 0.
+
+    >>> generating_labels(np.array([2.0, -0.5, 0.0]), np.array([1.0, 1.0, -1.0]))
+    array([ 1., -1., -1.])
+    """
+    return np.where(scores == 0, fallback, np.sign(scores))
 
 
 class SugiyamaClusters(InMemoryStream, key="sugiyama_clusters"):
