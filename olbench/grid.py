@@ -78,9 +78,17 @@ def load_stream(spec: dict, cache_dir: str | None, whole: bool):
     return stream, (X, y, stream.meta)
 
 
-def _loss_task(loss: str | None) -> str | None:
+def _comparator_task(spec: dict) -> str | None:
+    """The task a comparator measures: declared by its class (OCO comparators), else that of
+    its loss (None: any)."""
+    from hydra.utils import get_class
+
     from olbench.losses import get_loss
 
+    declared = getattr(get_class(spec["_target_"]), "task", None)
+    if isinstance(declared, str):
+        return declared
+    loss = spec.get("loss")
     return None if loss is None else get_loss(loss).task
 
 
@@ -107,7 +115,7 @@ def run_task(task: Task) -> pd.DataFrame:
         if task.comparators:
             X, y, _ = whole
             for spec in task.comparators:
-                if _loss_task(spec.get("loss")) not in (None, learner.task):
+                if _comparator_task(spec) not in (None, learner.task):
                     continue  # e.g. a hinge comparator for a regressor: nothing to compare
                 comparator = instantiate(spec, _convert_="all")
                 fits[comparator.name] = comparator.fit(X, y, meta, checkpoints=ks,

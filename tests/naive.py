@@ -461,3 +461,98 @@ def sugiyama_pa_regression(X, y, *, lam, l1=False):
         else:
             theta = theta + r / (x @ x + lam) * x
     return theta
+
+
+# --------------------------------------------------------------------------- OCO
+def project_onto(v, domain, radius):
+    """Euclidean projections: the ball's rescaling, the box's clipping, and the simplex by
+    Duchi et al. 2008, Fig. 1 (sort, find rho, subtract theta)."""
+    if domain == "ball":
+        norm = np.linalg.norm(v)
+        return v * (radius / norm) if norm > radius else v.copy()
+    if domain == "box":
+        return np.clip(v, -radius, radius)
+    mu = np.sort(v)[::-1]
+    cumulative = np.cumsum(mu)
+    j = np.arange(1, len(v) + 1)
+    rho = j[mu - (cumulative - 1) / j > 0][-1]
+    return np.maximum(v - (cumulative[rho - 1] - 1) / rho, 0.0)
+
+
+def oco_loss(loss, w, x):
+    """f_t(w) = <x, w> (linear) or (1/2)||w - x||^2 (quadratic)."""
+    return w @ x if loss == "linear" else 0.5 * (w - x) @ (w - x)
+
+
+def oco_gradient(loss, w, x):
+    return x if loss == "linear" else w - x
+
+
+@twin(ftl=[{}, {"domain": "simplex"}, {"domain": "box", "radius": 2.0},
+           {"loss": "quadratic", "radius": 0.5}, {"loss": "quadratic", "domain": "simplex"}])
+def ftl(X, y, *, loss="linear", domain="ball", radius=1.0):
+    """w_{t+1} = argmin_K sum_{s<=t} f_s: linear -> a minimiser of <S, w> (uniform over tied
+    simplex vertices), quadratic -> P_K(mean of the rows)."""
+    d = X.shape[1]
+    w, S = project_onto(np.zeros(d), domain, radius), np.zeros(d)
+    margins = []
+    for t, x in enumerate(X, start=1):
+        margins.append(oco_loss(loss, w, x))
+        S = S + x
+        if loss == "quadratic":
+            w = project_onto(S / t, domain, radius)
+        elif domain == "ball":
+            w = -radius * S / np.linalg.norm(S) if np.linalg.norm(S) > 0 else np.zeros(d)
+        elif domain == "box":
+            w = -radius * np.sign(S)
+        else:
+            leaders = S == S.min()
+            w = leaders / leaders.sum()
+    return _result(margins, [True] * len(X), w=w, A=S[None, :])
+
+
+@twin(ftrl=[{}, {"eta": 0.3, "schedule": "sqrt"}, {"domain": "simplex", "eta": 2.0},
+            {"domain": "box", "radius": 0.5, "schedule": "sqrt"},
+            {"regularizer": "entropic", "domain": "simplex", "schedule": "sqrt"},
+            {"loss": "quadratic", "eta": 0.5}])
+def ftrl(X, y, *, loss="linear", domain="ball", radius=1.0, eta=1.0, schedule="constant",
+         regularizer="quadratic"):
+    """w_{t+1} = argmin_K <G_t, w> + psi(w)/a_{t+1}: P_K(-a G) or softmax(-a G)."""
+    d = X.shape[1]
+    w, G = project_onto(np.zeros(d), domain, radius), np.zeros(d)
+    margins = []
+    for t, x in enumerate(X, start=1):
+        margins.append(oco_loss(loss, w, x))
+        G = G + oco_gradient(loss, w, x)
+        a = eta / math.sqrt(t + 1) if schedule == "sqrt" else eta
+        if regularizer == "entropic":
+            e = np.exp(-a * (G - G.min()))
+            w = e / e.sum()
+        else:
+            w = project_onto(-a * G, domain, radius)
+    return _result(margins, [True] * len(X), w=w, A=G[None, :])
+
+
+@twin(hedge=[{}, {"schedule": "fixed", "eta": 0.7}, {"schedule": "doubling"}])
+def hedge(X, y, *, eta=1.0, schedule="anytime"):
+    """Freund & Schapire 1997 / Cesa-Bianchi & Lugosi 2006, Sec. 2.1-2.3: weights
+    exp(-eta_t L_{t-1}) normalised; doubling restarts at rounds 1, 2, 4, 8, ..."""
+    N = X.shape[1]
+    L, w = np.zeros(N), np.full(N, 1.0 / N)
+    margins = []
+    for t, x in enumerate(X, start=1):
+        margins.append(w @ x)
+        L = L + x
+        nxt = t + 1
+        if schedule == "anytime":
+            rate = math.sqrt(8 * math.log(N) / nxt)
+        elif schedule == "doubling":
+            epoch_start = 2 ** int(math.floor(math.log2(nxt)))
+            if nxt == epoch_start:
+                L = np.zeros(N)
+            rate = math.sqrt(8 * math.log(N) / epoch_start)
+        else:
+            rate = eta
+        e = np.exp(-rate * (L - L.min()))
+        w = e / e.sum()
+    return _result(margins, [True] * len(X), w=w, A=L[None, :])
