@@ -96,14 +96,20 @@ def pa_regression(X, y, *, C=1.0, variant="pa1", epsilon=0.1):
 
 @twin(ogd=[{"loss": "hinge"}, {"loss": "logistic", "eta": 0.5, "schedule": "constant"},
           {"loss": "squared", "eta": 0.05, "radius": 1.5},
-          {"loss": "hinge", "eta": 2.0, "radius": 0.7}])
+          {"loss": "hinge", "eta": 2.0, "radius": 0.7},
+          {"loss": "linear", "radius": 1.0}, {"loss": "quadratic", "eta": 0.5, "radius": 0.8}])
 def ogd(X, y, *, loss="hinge", eta=1.0, schedule="sqrt", radius=None):
     """Zinkevich 2003: w_{t+1} = P(w_t - eta_t grad l_t(w_t)), eta_t = eta or eta/sqrt(t)."""
     w = np.zeros(X.shape[1])
     margins, updated = [], []
     for t, (x, label) in enumerate(zip(X, y), start=1):
         p = w @ x
-        margins.append(p)
+        margins.append(oco_loss(loss, w, x) if loss in ("linear", "quadratic") else p)
+        if loss in ("linear", "quadratic"):
+            eta_t = eta / math.sqrt(t) if schedule == "sqrt" else eta
+            w = project_onto(w - eta_t * oco_gradient(loss, w, x), "ball", radius or np.inf)
+            updated.append(True)
+            continue
         if loss == "hinge":
             g = -label if label * p < 1 else 0.0
         elif loss == "logistic":
