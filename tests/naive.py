@@ -478,6 +478,14 @@ def project_onto(v, domain, radius):
         return v * (radius / norm) if norm > radius else v.copy()
     if domain == "box":
         return np.clip(v, -radius, radius)
+    if domain == "l1":               # Duchi et al. 2008, Sec. 4: the simplex of radius z on |v|
+        if np.abs(v).sum() <= radius:
+            return v.copy()
+        mu = np.sort(np.abs(v))[::-1]
+        cumulative = np.cumsum(mu)
+        j = np.arange(1, len(v) + 1)
+        rho = j[mu - (cumulative - radius) / j > 0][-1]
+        return np.sign(v) * np.maximum(np.abs(v) - (cumulative[rho - 1] - radius) / rho, 0.0)
     mu = np.sort(v)[::-1]
     cumulative = np.cumsum(mu)
     j = np.arange(1, len(v) + 1)
@@ -495,7 +503,8 @@ def oco_gradient(loss, w, x):
 
 
 @twin(ftl=[{}, {"domain": "simplex"}, {"domain": "box", "radius": 2.0},
-           {"loss": "quadratic", "radius": 0.5}, {"loss": "quadratic", "domain": "simplex"}])
+           {"loss": "quadratic", "radius": 0.5}, {"loss": "quadratic", "domain": "simplex"},
+           {"domain": "l1", "radius": 2.0}, {"loss": "quadratic", "domain": "l1", "radius": 0.3}])
 def ftl(X, y, *, loss="linear", domain="ball", radius=1.0):
     """w_{t+1} = argmin_K sum_{s<=t} f_s: linear -> a minimiser of <S, w> (uniform over tied
     simplex vertices), quadratic -> P_K(mean of the rows)."""
@@ -511,6 +520,9 @@ def ftl(X, y, *, loss="linear", domain="ball", radius=1.0):
             w = -radius * S / np.linalg.norm(S) if np.linalg.norm(S) > 0 else np.zeros(d)
         elif domain == "box":
             w = -radius * np.sign(S)
+        elif domain == "l1":
+            leaders = (np.abs(S) == np.abs(S).max()) & (np.abs(S) > 0)
+            w = -radius * np.sign(S) * leaders / max(leaders.sum(), 1)
         else:
             leaders = S == S.min()
             w = leaders / leaders.sum()
@@ -520,7 +532,7 @@ def ftl(X, y, *, loss="linear", domain="ball", radius=1.0):
 @twin(ftrl=[{}, {"eta": 0.3, "schedule": "sqrt"}, {"domain": "simplex", "eta": 2.0},
             {"domain": "box", "radius": 0.5, "schedule": "sqrt"},
             {"regularizer": "entropic", "domain": "simplex", "schedule": "sqrt"},
-            {"loss": "quadratic", "eta": 0.5}])
+            {"loss": "quadratic", "eta": 0.5}, {"domain": "l1", "radius": 0.4}])
 def ftrl(X, y, *, loss="linear", domain="ball", radius=1.0, eta=1.0, schedule="constant",
          regularizer="quadratic"):
     """w_{t+1} = argmin_K <G_t, w> + psi(w)/a_{t+1}: P_K(-a G) or softmax(-a G)."""
@@ -562,3 +574,38 @@ def hedge(X, y, *, eta=1.0, schedule="anytime"):
         e = np.exp(-rate * (L - L.min()))
         w = e / e.sum()
     return _result(margins, [True] * len(X), w=w, A=L[None, :])
+
+
+@twin(eg=[{}, {"eta": 0.3}, {"loss": "quadratic", "eta": 0.5}])
+def eg(X, y, *, loss="linear", eta=1.0, U=None):
+    """Kivinen & Warmuth 1997: EG w <- w r / (w . r), r = exp(-eta g); EG+- (U given):
+    w+ <- U w+ r / Z, w- <- U w- / r / Z, r = exp(-eta U g), Z = sum(w+ r + w- / r)."""
+    d = X.shape[1]
+    if U is None:
+        w = np.full(d, 1.0 / d)
+    else:
+        plus, minus = np.full(d, U / (2 * d)), np.full(d, U / (2 * d))
+        w = plus - minus
+    margins, updated = [], []
+    for x in X:
+        margins.append(oco_loss(loss, w, x))
+        g = oco_gradient(loss, w, x)
+        updated.append(bool(np.any(g != 0)))
+        if not updated[-1]:
+            continue
+        if U is None:
+            w = w * np.exp(-eta * g)
+            w = w / w.sum()
+        else:
+            r = np.exp(-eta * U * g)
+            Z = (plus * r + minus / r).sum()
+            plus, minus = U * plus * r / Z, U * minus / r / Z
+            w = plus - minus
+    state = {"w": w} if U is None else {"w": w, "A": np.vstack([plus, minus])}
+    return _result(margins, updated, **state)
+
+
+@twin(egpm=[{}, {"U": 2.0, "eta": 0.2}, {"loss": "quadratic", "U": 0.5}])
+def egpm(X, y, *, loss="linear", eta=1.0, U=1.0):
+    """EG+- with its default total weight U = 1 (see :func:`eg`)."""
+    return eg(X, y, loss=loss, eta=eta, U=U)

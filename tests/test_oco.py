@@ -23,10 +23,12 @@ def _support(direction, domain, radius):
         return radius * np.linalg.norm(direction)
     if domain == "box":
         return radius * np.abs(direction).sum()
+    if domain == "l1":
+        return radius * np.abs(direction).max()
     return direction.max()                       # at a vertex of the simplex
 
 
-@pytest.mark.parametrize("domain", ["ball", "simplex", "box"])
+@pytest.mark.parametrize("domain", ["ball", "simplex", "box", "l1"])
 def test_projection_satisfies_the_optimality_condition(domain):
     """w = P_K(v) iff w in K and <v - w, u - w> <= 0 for every u in K, i.e. the linear
     maximum of v - w over K is attained at w (variational inequality; checked exactly)."""
@@ -39,6 +41,8 @@ def test_projection_satisfies_the_optimality_condition(domain):
                 assert np.linalg.norm(w) <= 1.5 * (1 + 1e-12)
             elif domain == "box":
                 assert np.abs(w).max() <= 1.5
+            elif domain == "l1":
+                assert np.abs(w).sum() <= 1.5 * (1 + 1e-12)
             else:
                 assert w.min() >= 0 and abs(w.sum() - 1) < 1e-12
             assert _support(v - w, domain, 1.5) - (v - w) @ w <= 1e-12 * (1 + np.abs(v).sum())
@@ -51,7 +55,7 @@ def test_simplex_projection_of_points_already_inside_and_ties():
     np.testing.assert_array_equal(project_numpy(np.array([5.0, 0.0]), "simplex"), [1.0, 0.0])
 
 
-@pytest.mark.parametrize("domain", ["ball", "simplex", "box"])
+@pytest.mark.parametrize("domain", ["ball", "simplex", "box", "l1"])
 def test_best_point_linear_is_the_linear_minimum(domain):
     """Linear losses: the prefix minimum equals <S, u> at the closed-form u, and no vertex
     (simplex, box) or random point of K does better."""
@@ -64,8 +68,9 @@ def test_best_point_linear_is_the_linear_minimum(domain):
         S = X[:T].sum(0)
         if domain == "simplex":
             assert best == pytest.approx(min(S), abs=1e-12)
-        elif domain == "box":
-            corners = [np.array(c) for c in itertools.product([-2.0, 2.0], repeat=3)]
+        elif domain in ("box", "l1"):         # a linear function is minimal at a vertex
+            corners = ([np.array(c) for c in itertools.product([-2.0, 2.0], repeat=3)]
+                       if domain == "box" else [s * 2.0 * e for e in np.eye(3) for s in (-1, 1)])
             assert best == pytest.approx(min(S @ c for c in corners), abs=1e-12)
         else:
             points = rng.normal(size=(2000, 3))
@@ -75,7 +80,7 @@ def test_best_point_linear_is_the_linear_minimum(domain):
     np.testing.assert_allclose(fit.losses, X @ fit.u, atol=1e-12)
 
 
-@pytest.mark.parametrize("domain", ["ball", "simplex", "box"])
+@pytest.mark.parametrize("domain", ["ball", "simplex", "box", "l1"])
 def test_best_point_quadratic_matches_a_generic_solver(domain):
     rng = np.random.default_rng(2)
     Z = rng.normal(scale=1.5, size=(30, 3))
@@ -83,8 +88,10 @@ def test_best_point_quadratic_matches_a_generic_solver(domain):
         Z, np.zeros(30), checkpoints=[30], cache=None)
     constraints = {"ball": [{"type": "ineq", "fun": lambda u: 0.64 - u @ u}],
                    "simplex": [{"type": "eq", "fun": lambda u: u.sum() - 1}],
-                   "box": []}[domain]
-    bounds = {"ball": None, "simplex": [(0, None)] * 3, "box": [(-0.8, 0.8)] * 3}[domain]
+                   "box": [], "l1": [{"type": "ineq", "fun": lambda u: 0.8 - np.abs(u).sum()}]
+                   }[domain]
+    bounds = {"ball": None, "simplex": [(0, None)] * 3, "box": [(-0.8, 0.8)] * 3,
+              "l1": None}[domain]
     total = lambda u: 0.5 * ((u - Z) ** 2).sum()       # noqa: E731
     solved = scipy.optimize.minimize(total, np.full(3, 1 / 3), method="SLSQP",
                                      constraints=constraints, bounds=bounds,

@@ -40,6 +40,7 @@ from olbench.bounds.core import (
                                  theorem,
 )
 from olbench.bounds.oco import (
+                                 EG_REGRET,
                                  FTL_QUADRATIC,
                                  FTRL_REGRET,
                                  HEDGE_ANYTIME,
@@ -72,7 +73,7 @@ from olbench.bounds.romma import ROMMA_SEPARABLE, romma_separable
 from olbench.bounds.sop import SOP_MISTAKES, sop_mistakes
 
 __all__ = [
-    "FTL_QUADRATIC", "FTRL_REGRET", "HEDGE_ANYTIME", "HEDGE_DOUBLING", "HEDGE_FIXED",
+    "EG_REGRET", "FTL_QUADRATIC", "FTRL_REGRET", "HEDGE_ANYTIME", "HEDGE_DOUBLING", "HEDGE_FIXED",
     "ftl_quadratic", "ftrl_regret", "hedge_anytime", "hedge_doubling", "hedge_fixed",
     "ALMA2_CORRECTIONS", "ROMMA_SEPARABLE", "SOP_MISTAKES", "alma2_corrections",
     "romma_separable", "sop_mistakes",

@@ -36,7 +36,7 @@ def regulariser_range(regularizer: str, domain: str, radius: float, d: int) -> f
         return 0.5 * (1.0 - 1.0 / d)
     if domain == "box":
         return 0.5 * d * radius ** 2
-    return 0.5 * radius ** 2
+    return 0.5 * radius ** 2                # the ball, the l1 ball
 
 
 def ftrl_regret(T: int, psi_range: float, G: float, eta: float, schedule: str) -> float:
@@ -166,8 +166,8 @@ def FTRL_REGRET(rec: RunRecord):
 
 
 def largest_norm(domain: str, radius: float, d: int) -> float:
-    """max_{w in K} ||w||_2: D (ball), D sqrt(d) (box), 1 (simplex)."""
-    return {"ball": radius, "box": radius * math.sqrt(d), "simplex": 1.0}[domain]
+    """max_{w in K} ||w||_2: D (ball, l1 ball), D sqrt(d) (box), 1 (simplex)."""
+    return {"ball": radius, "l1": radius, "box": radius * math.sqrt(d), "simplex": 1.0}[domain]
 
 
 @theorem("ftl_quadratic", "regret", needs=best_point,
@@ -210,3 +210,25 @@ def HEDGE_ANYTIME(rec: RunRecord):
 def HEDGE_DOUBLING(rec: RunRecord):
     """sum over the epochs so far of sqrt((2^m/2) ln N) (losses in [0, 1])."""
     return _hedge(rec, hedge_doubling)
+
+
+@theorem("eg_regret", "regret", needs=lambda p: [{"key": "best_point", "loss": p["loss"],
+                                                  "domain": "l1" if "U" in p else "simplex",
+                                                  "radius": p.get("U", 1.0)}],
+         source="Kivinen & Warmuth (1997), Information and Computation 132, Sec. 3; as "
+                "entropic FTRL/mirror descent: Orabona (2019), Corollary 7.9")
+def EG_REGRET(rec: RunRecord):
+    """ln N/eta + (eta/2) G^2 T for EG on the simplex (N = d), and for EG+- with N = 2d and
+    G = U R (it is EG on the 2d-simplex with gradients U (g, -g)); linear losses."""
+    p = rec.params
+    R, d = rec.require_radius(), dimension(rec)
+    U = p.get("U")
+    want = {"key": "best_point", "loss": p["loss"], "domain": "simplex" if U is None else "l1",
+            "radius": 1.0 if U is None else U}
+    fit = next((f for f in rec.fits.values() if getattr(f, "ok", False) and f.params == want),
+               None)
+    if fit is None:
+        raise Skip("no best_point comparator of the learner's set and loss given")
+    N, G = (d, R) if U is None else (2 * d, U * R)
+    return [(T, ftrl_regret(int(T), math.log(N), G, float(p["eta"]), "constant"), r)
+            for T, r in zip(rec.checkpoints, regret(rec, fit))]

@@ -16,7 +16,8 @@ from olbench.kernels.sets import SET_CODES, project_numpy
 
 def linear_minimiser(S: np.ndarray, domain: str, radius: float) -> np.ndarray:
     """argmin_{u in K} <S, u>: -D S/||S|| (ball; 0 if S = 0), -D sign(S) (box), the vertex
-    e_i of the smallest S_i, the first one on ties (simplex).
+    e_i of the smallest S_i, the first one on ties (simplex), -D sign(S_i) e_i for the
+    largest |S_i| (l1 ball).
 
     >>> linear_minimiser(np.array([3.0, -4.0]), "ball", 2.0).tolist()
     [-1.2, 1.6]
@@ -29,12 +30,18 @@ def linear_minimiser(S: np.ndarray, domain: str, radius: float) -> np.ndarray:
         return u
     if domain == "box":
         return -radius * np.sign(S)
+    if domain == "l1":
+        u = np.zeros_like(S)
+        i = int(np.argmax(np.abs(S)))
+        u[i] = -radius * np.sign(S[i])
+        return u
     norm = float(np.linalg.norm(S))
     return -radius * S / norm if norm > 0 else np.zeros_like(S)
 
 
 def linear_minimum(S: np.ndarray, domain: str, radius: float) -> float:
-    """min_{u in K} <S, u>: -D ||S||_2 (ball), -D ||S||_1 (box), min_i S_i (simplex).
+    """min_{u in K} <S, u>: -D ||S||_2 (ball), -D ||S||_1 (box), min_i S_i (simplex),
+    -D ||S||_inf (l1 ball).
 
     >>> linear_minimum(np.array([3.0, -4.0]), "ball", 2.0), linear_minimum(
     ...     np.array([3.0, -4.0]), "box", 1.0)
@@ -44,6 +51,8 @@ def linear_minimum(S: np.ndarray, domain: str, radius: float) -> float:
         return float(S.min())
     if domain == "box":
         return -radius * float(np.abs(S).sum())
+    if domain == "l1":
+        return -radius * float(np.abs(S).max())
     return -radius * float(np.linalg.norm(S))
 
 

@@ -4,13 +4,15 @@ Three sets, each given by a code and a size D (``radius``):
 
 * ``BALL`` (0): {w : ||w||_2 <= D};
 * ``SIMPLEX`` (1): the probability simplex {w >= 0 : sum_i w_i = 1} (D is unused);
-* ``BOX`` (2): {w : |w_i| <= D for every i} = [-D, D]^d.
+* ``BOX`` (2): {w : |w_i| <= D for every i} = [-D, D]^d;
+* ``L1`` (3): {w : ||w||_1 <= D} (the set of EG+-, Kivinen & Warmuth 1997).
 
 Each projection is a small pure function writing P_K(v) = argmin_{w in K} ||w - v||_2 into
 ``out`` (``out`` may be ``v`` itself); the simplex one is the sort-based algorithm of Duchi,
 Shalev-Shwartz, Singer & Chandra, "Efficient projections onto the l1-ball for learning in high
 dimensions", ICML 2008, Fig. 1 (also Held, Wolfe & Crowder 1974), which needs a scratch
-vector of length d for the sorted values.
+vector of length d for the sorted values; the l1 ball's is Duchi et al.'s Fig. 1 applied to
+|v| (sign(v) max(|v| - theta, 0), theta that of the simplex of radius D), their Sec. 4.
 
 >>> import numpy as np
 >>> out = np.empty(3)
@@ -28,9 +30,9 @@ import numpy as np
 
 from olbench._jit import inline
 
-BALL, SIMPLEX, BOX = 0, 1, 2
-#: set name (as in the learners' and comparators' ``set`` parameter) -> code
-SET_CODES = {"ball": BALL, "simplex": SIMPLEX, "box": BOX}
+BALL, SIMPLEX, BOX, L1 = 0, 1, 2, 3
+#: set name (as in the learners' and comparators' ``domain`` parameter) -> code
+SET_CODES = {"ball": BALL, "simplex": SIMPLEX, "box": BOX, "l1": L1}
 
 
 @inline
@@ -79,12 +81,32 @@ def project_simplex(v, out, scratch):
 
 
 @inline
+def project_l1(v, radius, out, scratch):
+    """out = sign(v) max(|v| - D theta, 0), theta the simplex threshold of |v|/D; v itself
+    when ||v||_1 <= D."""
+    total = 0.0
+    for j in range(v.shape[0]):
+        total += abs(v[j])
+    if total <= radius:
+        for j in range(v.shape[0]):
+            out[j] = v[j]
+        return
+    for j in range(v.shape[0]):
+        out[j] = abs(v[j]) / radius
+    theta = radius * simplex_threshold(out, scratch)
+    for j in range(v.shape[0]):
+        out[j] = math.copysign(max(abs(v[j]) - theta, 0.0), v[j])
+
+
+@inline
 def project(v, set_code, radius, out, scratch):
     """out = P_K(v) for the set ``set_code`` of size ``radius`` (see the module docs)."""
     if set_code == SIMPLEX:
         project_simplex(v, out, scratch)
     elif set_code == BOX:
         project_box(v, radius, out)
+    elif set_code == L1:
+        project_l1(v, radius, out, scratch)
     else:
         project_ball(v, radius, out)
 
