@@ -609,3 +609,33 @@ def eg(X, y, *, loss="linear", eta=1.0, U=None):
 def egpm(X, y, *, loss="linear", eta=1.0, U=1.0):
     """EG+- with its default total weight U = 1 (see :func:`eg`)."""
     return eg(X, y, loss=loss, eta=eta, U=U)
+
+
+def project_in_norm(M, y, radius):
+    """argmin_{||w|| <= r} (w - y)' M (w - y): y inside the ball; else the KKT point
+    w = (M + lam I)^{-1} M y with ||w|| = r, lam found by Brent's method on linear solves."""
+    from scipy.optimize import brentq
+
+    if np.linalg.norm(y) <= radius:
+        return y.copy()
+    eye = np.eye(len(y))
+    excess = lambda lam: np.linalg.norm(np.linalg.solve(M + lam * eye, M @ y)) - radius  # noqa: E731
+    lam = brentq(excess, 0.0, np.linalg.norm(M @ y) / radius, xtol=1e-300, rtol=1e-15,
+                 maxiter=500)
+    return np.linalg.solve(M + lam * eye, M @ y)
+
+
+@twin(ons=[{}, {"loss": "linear", "radius": 2.0}, {"G": 3.25, "alpha": 1 / 3.25 ** 2}])
+def ons(X, y, *, loss="quadratic", radius=1.0, alpha=0.25, G=2.0):
+    """Hazan, Agarwal & Kale 2007, Algorithm 2: A_t = eps I + sum g g', y = w - A_t^{-1} g /
+    gamma, w = P^{A_t}(y); gamma = min(1/(4 G D), alpha)/2, eps = 1/(gamma D)^2, D = 2 r."""
+    d, D = X.shape[1], 2 * radius
+    gamma = 0.5 * min(1 / (4 * G * D), alpha)
+    M, w = np.eye(d) / (gamma * D) ** 2, np.zeros(d)
+    margins = []
+    for x in X:
+        margins.append(oco_loss(loss, w, x))
+        g = oco_gradient(loss, w, x)
+        M = M + np.outer(g, g)
+        w = project_in_norm(M, w - np.linalg.solve(M, g) / gamma, radius)
+    return _result(margins, [True] * len(X), w=w, A=M)

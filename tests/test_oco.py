@@ -143,3 +143,30 @@ def test_oco_learners_refuse_classification_losses_and_vice_versa():
 def test_entropic_ftrl_needs_the_simplex():
     with pytest.raises(ValueError, match="domain='ball' with regularizer='entropic'"):
         run(make_learner("ftrl", regularizer="entropic"), np.eye(2), np.zeros(2))
+
+
+def test_ons_projection_in_the_A_norm_meets_its_kkt_conditions():
+    """argmin_{||w|| <= r} (w - y)' M (w - y): on the sphere, M (y - w) = lam w with lam >= 0
+    (the only KKT point), and no random point of the ball is closer in the M norm."""
+    from olbench.kernels.ons import project_in_norm
+
+    rng = np.random.default_rng(4)
+    for d in (1, 2, 5):
+        for _ in range(20):
+            B = rng.normal(size=(d, d))
+            M = B @ B.T + 0.1 * np.eye(d)
+            y = rng.normal(scale=3.0, size=d)
+            w = np.empty(d)
+            project_in_norm(M, y, 1.0, w)
+            if np.linalg.norm(y) <= 1.0:
+                np.testing.assert_array_equal(w, y)
+                continue
+            assert np.linalg.norm(w) == pytest.approx(1.0, abs=1e-12)
+            residual = M @ (y - w)
+            lam = residual @ w
+            assert lam >= 0
+            np.testing.assert_allclose(residual, lam * w, atol=1e-9 * (1 + abs(lam)))
+            points = rng.normal(size=(500, d))
+            points /= np.maximum(1.0, np.linalg.norm(points, axis=1))[:, None]
+            gaps = np.einsum("ij,jk,ik->i", points - y, M, points - y)
+            assert (w - y) @ M @ (w - y) <= gaps.min() + 1e-9

@@ -46,11 +46,13 @@ from olbench.bounds.oco import (
                                  HEDGE_ANYTIME,
                                  HEDGE_DOUBLING,
                                  HEDGE_FIXED,
+                                 ONS_REGRET,
                                  ftl_quadratic,
                                  ftrl_regret,
                                  hedge_anytime,
                                  hedge_doubling,
                                  hedge_fixed,
+                                 ons_regret,
 )
 from olbench.bounds.ogd import OGD_REGRET, ogd_gradient_bound, ogd_regret
 from olbench.bounds.pa import (
@@ -73,7 +75,8 @@ from olbench.bounds.romma import ROMMA_SEPARABLE, romma_separable
 from olbench.bounds.sop import SOP_MISTAKES, sop_mistakes
 
 __all__ = [
-    "EG_REGRET", "FTL_QUADRATIC", "FTRL_REGRET", "HEDGE_ANYTIME", "HEDGE_DOUBLING", "HEDGE_FIXED",
+    "EG_REGRET", "ONS_REGRET", "ons_regret", "FTL_QUADRATIC", "FTRL_REGRET", "HEDGE_ANYTIME",
+    "HEDGE_DOUBLING", "HEDGE_FIXED",
     "ftl_quadratic", "ftrl_regret", "hedge_anytime", "hedge_doubling", "hedge_fixed",
     "ALMA2_CORRECTIONS", "ROMMA_SEPARABLE", "SOP_MISTAKES", "alma2_corrections",
     "romma_separable", "sop_mistakes",

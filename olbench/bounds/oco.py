@@ -232,3 +232,34 @@ def EG_REGRET(rec: RunRecord):
     N, G = (d, R) if U is None else (2 * d, U * R)
     return [(T, ftrl_regret(int(T), math.log(N), G, float(p["eta"]), "constant"), r)
             for T, r in zip(rec.checkpoints, regret(rec, fit))]
+
+
+def ons_regret(T: int, d: int, alpha: float, G: float, D: float) -> float:
+    """ONS: regret <= 5 (1/alpha + G D) d ln T, for T > 4.
+
+    Source: Hazan, Agarwal & Kale (2007), Machine Learning 69, Theorem 2 (ONS with
+    gamma = (1/2) min(1/(4 G D), alpha), eps = 1/(gamma^2 D^2); D the diameter of K, G a
+    bound on the gradients, the losses alpha-exp-concave).
+
+    >>> ons_regret(T=math.e ** 2, d=3, alpha=0.5, G=1.0, D=2.0)   # 5 (2 + 2) 3 * 2
+    120.0
+    """
+    return 5 * (1 / alpha + G * D) * d * math.log(T)
+
+
+@theorem("ons_regret", "regret", needs=best_point,
+         source="Hazan, Agarwal & Kale (2007), Logarithmic regret algorithms for online convex "
+                "optimization, Machine Learning 69, Theorem 2; Hazan (2016), Theorem 4.5")
+def ONS_REGRET(rec: RunRecord):
+    """5 (1/alpha + G D) d ln T at every checkpoint T > 4, quadratic losses on the ball,
+    when the declared G and alpha hold on this stream (G >= r + R, alpha <= 1/(r + R)^2)."""
+    p = rec.params
+    R, fit = rec.require_radius(), point_fit(rec)
+    r, G, alpha = float(p["radius"]), float(p["G"]), float(p["alpha"])
+    if G < r + R or alpha > 1 / (r + R) ** 2:
+        raise Skip(f"G={G:g} and alpha={alpha:g} must bound the gradients and the "
+                   f"exp-concavity on this stream: G >= r + R = {r + R:.4g}, alpha <= "
+                   f"1/(r + R)^2 = {1 / (r + R) ** 2:.4g}")
+    d = dimension(rec)
+    return [(T, ons_regret(int(T), d, alpha, G, 2 * r), reg)
+            for T, reg in zip(rec.checkpoints, regret(rec, fit)) if T > 4]
