@@ -16,14 +16,9 @@ from collections import namedtuple
 
 from olbench._jit import inline
 from olbench.kernels.loop import make_kernel
-from olbench.kernels.oco import add_gradient, suffered
+from olbench.kernels.oco import add_gradient, oco_predict
 
 Params = namedtuple("Params", ["loss", "eta", "U", "signed"])
-
-
-@inline
-def predict(params, idx, val, w, A, s):
-    return suffered(params.loss, idx, val, w)
 
 
 @inline
@@ -66,4 +61,4 @@ def update(params, idx, val, y, margin, w, A, s):
     return True
 
 
-KERNEL = make_kernel("eg", predict, update)
+KERNEL = make_kernel("eg", oco_predict, update)

@@ -18,16 +18,11 @@ from collections import namedtuple
 
 from olbench._jit import inline
 from olbench.kernels.loop import make_kernel
-from olbench.kernels.oco import QUADRATIC, suffered
+from olbench.kernels.oco import QUADRATIC, oco_predict
 from olbench.kernels.rows import axpy
 from olbench.kernels.sets import BALL, BOX, L1, project
 
 Params = namedtuple("Params", ["loss", "set_code", "radius"])
-
-
-@inline
-def predict(params, idx, val, w, A, s):
-    return suffered(params.loss, idx, val, w)
 
 
 @inline
@@ -78,4 +73,4 @@ def update(params, idx, val, y, margin, w, A, s):
     return True
 
 
-KERNEL = make_kernel("ftl", predict, update)
+KERNEL = make_kernel("ftl", oco_predict, update)

@@ -19,16 +19,11 @@ from collections import namedtuple
 
 from olbench._jit import inline
 from olbench.kernels.loop import make_kernel
-from olbench.kernels.oco import add_gradient, exponential_weights, suffered
+from olbench.kernels.oco import add_gradient, exponential_weights, oco_predict
 from olbench.kernels.sets import project
 
 Params = namedtuple("Params", ["loss", "set_code", "radius", "eta", "sqrt_schedule",
                                "entropic"])
-
-
-@inline
-def predict(params, idx, val, w, A, s):
-    return suffered(params.loss, idx, val, w)
 
 
 @inline
@@ -53,4 +48,4 @@ def update(params, idx, val, y, margin, w, A, s):
     return True
 
 
-KERNEL = make_kernel("ftrl", predict, update)
+KERNEL = make_kernel("ftrl", oco_predict, update)

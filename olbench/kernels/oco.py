@@ -32,6 +32,12 @@ def suffered(loss_code, idx, val, w):
 
 
 @inline
+def oco_predict(params, idx, val, w, A, s):
+    """The predict rule of every OCO learner whose Params carry ``loss``: f_t(w_t)."""
+    return suffered(params.loss, idx, val, w)
+
+
+@inline
 def add_gradient(G, a, loss_code, idx, val, w):
     """G += a grad f_t(w): a x_t (linear) or a (w - x_t) (quadratic)."""
     if loss_code == QUADRATIC:

@@ -18,14 +18,9 @@ import numpy as np
 
 from olbench._jit import inline
 from olbench.kernels.loop import make_kernel
-from olbench.kernels.oco import add_gradient, suffered
+from olbench.kernels.oco import add_gradient, oco_predict
 
 Params = namedtuple("Params", ["loss", "radius", "gamma"])
-
-
-@inline
-def predict(params, idx, val, w, A, s):
-    return suffered(params.loss, idx, val, w)
 
 
 @inline
@@ -67,4 +62,4 @@ def update(params, idx, val, y, margin, w, A, s):
     return True
 
 
-KERNEL = make_kernel("ons", predict, update)
+KERNEL = make_kernel("ons", oco_predict, update)
