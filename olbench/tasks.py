@@ -9,6 +9,11 @@ key (its defaults come from ``conf/<group>/<key>.yaml``) or a mapping::
         params: {variant: pa1}            # fixed values
         sweep: {C: [0.1, 1.0, 10.0]}      # one task per value (product over swept params)
 
+A grid whose streams and learners do not all go together (classification learners and
+online-convex-optimisation learners, say) is written as ``blocks``: a list of such grids,
+each expanded on its own with the grid's seeds (``grid: {seeds: [...], blocks: [{streams:
+..., learners: ..., comparators: ...}, ...]}``); a block may set its own ``loss``.
+
 A *task* is one (stream, learner, seed), measured against every comparator of the grid
 (comparators never rerun a learner). The stream's ``seed`` is a child of the run seed, derived
 here, before dispatch, so the table is the same whatever ``n_jobs`` or backend. Running the
@@ -120,10 +125,22 @@ def expand(grid: Any, *, seeds: Iterable[int], experiment: str = "single",
            cache_dir: str | None = None) -> list[Task]:
     """The tasks of a grid: streams x learners x seeds, each with all comparators."""
     grid = _plain(grid)
+    if "blocks" in grid:
+        extra = set(grid) - {"seeds", "blocks"}
+        if extra:
+            raise GridError(f"a grid with blocks has only seeds and blocks; move "
+                            f"{sorted(extra)} into the blocks")
+        if not isinstance(grid["blocks"], list) or not grid["blocks"]:
+            raise GridError(f"grid.blocks must be a non-empty list of grids, got "
+                            f"{grid['blocks']!r}")
+        return [task for block in grid["blocks"]
+                for task in expand({k: v for k, v in block.items() if k != "loss"},
+                                   seeds=seeds, experiment=experiment, checkpoints=checkpoints,
+                                   loss=block.get("loss", loss), cache_dir=cache_dir)]
     unknown = set(grid) - {"seeds", *GROUPS}
     if unknown:
         raise GridError(f"unknown grid fields {sorted(unknown)}; a grid has seeds, "
-                        + ", ".join(GROUPS))
+                        + ", ".join(GROUPS) + " (or seeds and blocks)")
     streams = component_specs("stream", grid.get("streams"))
     learners = component_specs("learner", grid.get("learners"))
     comparators = tuple(component_specs("comparator", grid.get("comparators")))

@@ -551,8 +551,9 @@ def ftrl(X, y, *, loss="linear", domain="ball", radius=1.0, eta=1.0, schedule="c
     return _result(margins, [True] * len(X), w=w, A=G[None, :])
 
 
-@twin(hedge=[{}, {"schedule": "fixed", "eta": 0.7}, {"schedule": "doubling"}])
-def hedge(X, y, *, eta=1.0, schedule="anytime"):
+@twin(hedge=[{}, {"schedule": "fixed", "eta": 0.7}, {"schedule": "doubling"},
+             {"schedule": "horizon", "horizon": 400}])
+def hedge(X, y, *, eta=1.0, schedule="anytime", horizon=1000):
     """Freund & Schapire 1997 / Cesa-Bianchi & Lugosi 2006, Sec. 2.1-2.3: weights
     exp(-eta_t L_{t-1}) normalised; doubling restarts at rounds 1, 2, 4, 8, ..."""
     N = X.shape[1]
@@ -569,6 +570,8 @@ def hedge(X, y, *, eta=1.0, schedule="anytime"):
             if nxt == epoch_start:
                 L = np.zeros(N)
             rate = math.sqrt(8 * math.log(N) / epoch_start)
+        elif schedule == "horizon":
+            rate = math.sqrt(8 * math.log(N) / horizon)
         else:
             rate = eta
         e = np.exp(-rate * (L - L.min()))

@@ -123,10 +123,14 @@ def best_point(p) -> list[dict]:
              "domain": p.get("domain", "simplex"), "radius": p.get("radius", 1.0)}]
 
 
-def point_fit(rec: RunRecord):
-    """The ``best_point`` fit of the learner's set and loss."""
-    p = rec.params
-    want = best_point(p)[0]
+def ball_point(p) -> list[dict]:
+    """``needs`` of the theorems of learners that live on the ball (ONS)."""
+    return [{"key": "best_point", "loss": p["loss"], "domain": "ball", "radius": p["radius"]}]
+
+
+def point_fit(rec: RunRecord, want: dict | None = None):
+    """The ``best_point`` fit ``want`` (default: of the learner's set and loss)."""
+    want = want or best_point(rec.params)[0]
     for f in rec.fits.values():
         if getattr(f, "ok", False) and f.params == want:
             return f
@@ -193,8 +197,12 @@ def _hedge(rec: RunRecord, bound) -> list:
          source="Cesa-Bianchi & Lugosi (2006), Prediction, Learning, and Games, Theorem 2.2; "
                 "Freund & Schapire (1997), JCSS 55, Theorem 2")
 def HEDGE_FIXED(rec: RunRecord):
-    """ln N/eta + eta T/8 against the best expert (losses in [0, 1])."""
-    return _hedge(rec, lambda T, N: hedge_fixed(T, N, float(rec.params["eta"])))
+    """ln N/eta + eta T/8 against the best expert (losses in [0, 1]); for the schedule
+    "horizon", eta = sqrt(8 ln N / horizon), so the bound is sqrt((T/2) ln N) at T = horizon."""
+    p = rec.params
+    horizon = p.get("schedule") == "horizon"
+    return _hedge(rec, lambda T, N: hedge_fixed(
+        T, N, math.sqrt(8 * math.log(N) / p["horizon"]) if horizon else float(p["eta"])))
 
 
 @theorem("hedge_anytime", "regret", needs=best_point,
@@ -212,9 +220,13 @@ def HEDGE_DOUBLING(rec: RunRecord):
     return _hedge(rec, hedge_doubling)
 
 
-@theorem("eg_regret", "regret", needs=lambda p: [{"key": "best_point", "loss": p["loss"],
-                                                  "domain": "l1" if "U" in p else "simplex",
-                                                  "radius": p.get("U", 1.0)}],
+def eg_point(p) -> list[dict]:
+    """``needs`` of EG (the simplex) and EG+- (the l1 ball of radius U)."""
+    return [{"key": "best_point", "loss": p["loss"], "domain": "l1" if "U" in p else "simplex",
+             "radius": p.get("U", 1.0)}]
+
+
+@theorem("eg_regret", "regret", needs=eg_point,
          source="Kivinen & Warmuth (1997), Information and Computation 132, Sec. 3; as "
                 "entropic FTRL/mirror descent: Orabona (2019), Corollary 7.9")
 def EG_REGRET(rec: RunRecord):
@@ -223,12 +235,7 @@ def EG_REGRET(rec: RunRecord):
     p = rec.params
     R, d = rec.require_radius(), dimension(rec)
     U = p.get("U")
-    want = {"key": "best_point", "loss": p["loss"], "domain": "simplex" if U is None else "l1",
-            "radius": 1.0 if U is None else U}
-    fit = next((f for f in rec.fits.values() if getattr(f, "ok", False) and f.params == want),
-               None)
-    if fit is None:
-        raise Skip("no best_point comparator of the learner's set and loss given")
+    fit = point_fit(rec, eg_point(p)[0])
     N, G = (d, R) if U is None else (2 * d, U * R)
     return [(T, ftrl_regret(int(T), math.log(N), G, float(p["eta"]), "constant"), r)
             for T, r in zip(rec.checkpoints, regret(rec, fit))]
@@ -247,14 +254,14 @@ def ons_regret(T: int, d: int, alpha: float, G: float, D: float) -> float:
     return 5 * (1 / alpha + G * D) * d * math.log(T)
 
 
-@theorem("ons_regret", "regret", needs=best_point,
+@theorem("ons_regret", "regret", needs=ball_point,
          source="Hazan, Agarwal & Kale (2007), Logarithmic regret algorithms for online convex "
                 "optimization, Machine Learning 69, Theorem 2; Hazan (2016), Theorem 4.5")
 def ONS_REGRET(rec: RunRecord):
     """5 (1/alpha + G D) d ln T at every checkpoint T > 4, quadratic losses on the ball,
     when the declared G and alpha hold on this stream (G >= r + R, alpha <= 1/(r + R)^2)."""
     p = rec.params
-    R, fit = rec.require_radius(), point_fit(rec)
+    R, fit = rec.require_radius(), point_fit(rec, ball_point(p)[0])
     r, G, alpha = float(p["radius"]), float(p["G"]), float(p["alpha"])
     if G < r + R or alpha > 1 / (r + R) ** 2:
         raise Skip(f"G={G:g} and alpha={alpha:g} must bound the gradients and the "

@@ -6,7 +6,7 @@ The row x_t is the loss vector of the N experts; the learner plays the weights
 w_{t,i} = exp(-eta_t L_{t-1,i}) / sum_j exp(-eta_t L_{t-1,j}), L the experts' cumulative
 losses (``A[0]``), and suffers <w_t, x_t>. Schedules (``schedule`` code):
 
-* 0 fixed: eta_t = eta;
+* 0 fixed: eta_t = eta (the front passes eta = sqrt(8 ln N / T) for a known horizon T);
 * 1 anytime: eta_t = sqrt(8 ln N / t) (Cesa-Bianchi & Lugosi 2006, Theorem 2.3);
 * 2 doubling: epochs m = 0, 1, ... of rounds 2^m .. 2^{m+1} - 1; each restarts from uniform
   weights (L reset to 0) with eta = sqrt(8 ln N / 2^m), the rate of Theorem 2.2 for its
