@@ -11,7 +11,7 @@ from matplotlib.figure import Figure
 from olbench import schema as col
 from olbench.figures.registry import figure
 from olbench.figures.style import LABELS, PALETTE, figure_legend, panels, styled, wrap
-from olbench.views import label, natural_key, ok_rows, ordered
+from olbench.views import display_name, label, natural_key, ok_rows, ordered
 
 
 def regret_bound_rows(table: pd.DataFrame) -> pd.DataFrame:
@@ -23,8 +23,8 @@ def regret_bound_rows(table: pd.DataFrame) -> pd.DataFrame:
     rows = ok[ok[col.QUANTITY].eq("regret") & ok[col.BOUND].notna()]
     if rows.empty:
         return pd.DataFrame()
-    rows = rows.assign(stream_label=label(rows, col.STREAM),
-                       learner_label=label(rows, col.LEARNER),
+    rows = rows.assign(stream_label=label(rows, col.STREAM).map(display_name),
+                       learner_label=label(rows, col.LEARNER).map(display_name),
                        ratio=rows[col.OBSERVED].astype(float) / rows[col.BOUND].astype(float))
     keys = ["stream_label", "learner_label", col.BOUND_NAME, col.T]
     return (rows.groupby(keys)

@@ -18,7 +18,8 @@ class Hedge(OCOLearner, key="hedge"):
     The row x_t is the experts' loss vector (in [0, 1] for the theorems); the learner plays
     w_t proportional to exp(-eta_t L_{t-1}) (L the experts' cumulative losses) and suffers
     <w_t, x_t>. ``schedule="fixed"``: eta_t = eta; ``"horizon"``: eta = sqrt(8 ln N / T) for
-    the known horizon T = ``horizon`` (Theorem 2.2: regret sqrt((T/2) ln N) at T); ``"anytime"``: eta_t = sqrt(8 ln N / t) (Theorem 2.3); ``"doubling"``:
+    the known horizon T = ``horizon`` (Theorem 2.2: regret sqrt((T/2) ln N) at T);
+    ``"anytime"``: eta_t = sqrt(8 ln N / t) (Theorem 2.3); ``"doubling"``:
     restarts on rounds 2^m with eta = sqrt(8 ln N / 2^m) (Sec. 2.3). Sources: Y. Freund and
     R. Schapire, "A decision-theoretic generalization of on-line learning and an application
     to boosting", JCSS 55 (1997), Sec. 2; N. Cesa-Bianchi and G. Lugosi, "Prediction,
