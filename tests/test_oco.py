@@ -170,3 +170,22 @@ def test_ons_projection_in_the_A_norm_meets_its_kkt_conditions():
             points /= np.maximum(1.0, np.linalg.norm(points, axis=1))[:, None]
             gaps = np.einsum("ij,jk,ik->i", points - y, M, points - y)
             assert (w - y) @ M @ (w - y) <= gaps.min() + 1e-9
+
+
+def test_grid_blocks_expand_each_block_with_its_own_loss():
+    """OCO and classification learners cannot share a stream: an experiment lists blocks,
+    each a grid of its own (with the experiment's seeds), and a block may set its loss."""
+    from olbench.tasks import GridError, expand, validate
+
+    grid = {"seeds": [0, 1], "blocks": [
+        {"streams": ["alternating"], "learners": ["ftl", "ftrl"], "comparators": ["best_point"]},
+        {"loss": "logistic", "streams": ["separable"], "learners": ["perceptron"]}]}
+    tasks = expand(grid, seeds=[0, 1])
+    assert len(tasks) == 2 * 2 + 2
+    assert [t.loss for t in tasks].count("logistic") == 2 and [t.loss for t in tasks].count(
+        None) == 4
+    validate(tasks)                                 # every stream-learner pair matches
+    with pytest.raises(GridError, match="only seeds and blocks"):
+        expand({**grid, "learners": ["pa"]}, seeds=[0])
+    with pytest.raises(GridError, match="oco learner but stream separable"):
+        validate(expand({"streams": ["separable"], "learners": ["hedge"]}, seeds=[0]))

@@ -65,7 +65,8 @@ def exponent_table(table: pd.DataFrame, tail: float = 0.5) -> pd.DataFrame:
 @styled
 def regret_exponents_figure(table: pd.DataFrame) -> Figure | None:
     """Horizontal bars: each curve's exponent with its interval; dotted lines at 0.5 and 1."""
-    ex = exponent_table(table).dropna(subset=["exponent"])
+    ex = exponent_table(table)
+    ex = ex.dropna(subset=["exponent"]) if not ex.empty else ex
     if ex.empty:
         return None
     fig = Figure(figsize=(7.5, 0.9 + 0.32 * len(ex)), layout="constrained")
