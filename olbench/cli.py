@@ -215,7 +215,7 @@ def compare_folders(args: Sequence[str]) -> int:
 
 def main() -> None:
     """Console entry point (``olbench``)."""
-    from olbench.listing import check_overrides
+    from olbench.listing import check_overrides, with_option_appends
 
     if sys.argv[1:] == ["--datasets"]:
         sys.exit(list_datasets())
@@ -223,6 +223,7 @@ def main() -> None:
         sys.exit(list_choices(sys.argv[2:]))
     if sys.argv[1:2] == ["--compare"]:
         sys.exit(compare_folders(sys.argv[2:]))
+    sys.argv[1:] = with_option_appends(sys.argv[1:])
     unknown = check_overrides(sys.argv[1:])
     if unknown:   # before Hydra, whose hint would be to append it with +
         print(f"olbench: {unknown}", file=sys.stderr)

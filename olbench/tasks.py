@@ -9,10 +9,14 @@ key (its defaults come from ``conf/<group>/<key>.yaml``) or a mapping::
         params: {variant: pa1}            # fixed values
         sweep: {C: [0.1, 1.0, 10.0]}      # one task per value (product over swept params)
 
-A grid whose streams and learners do not all go together (classification learners and
-online-convex-optimisation learners, say) is written as ``blocks``: a list of such grids,
-each expanded on its own with the grid's seeds (``grid: {seeds: [...], blocks: [{streams:
-..., learners: ..., comparators: ...}, ...]}``); a block may set its own ``loss``.
+A study whose streams need different learners (classification and regression figures of
+one chapter, say) lists ``blocks``: sub-grids, each with its own streams and learners (and
+comparators, else the grid's; and its own ``loss``, else the run's), expanded one after the
+other with the grid's seeds::
+
+    blocks:
+      - {streams: [sugiyama_clusters], learners: [pa]}
+      - {streams: [sinc], learners: [rls]}
 
 A *task* is one (stream, learner, seed), measured against every comparator of the grid
 (comparators never rerun a learner). The stream's ``seed`` is a child of the run seed, derived
@@ -115,8 +119,15 @@ def component_specs(group: str, entries: Iterable[Any]) -> list[dict]:
 
 
 def _with_seed(spec: dict, seed: int) -> dict:
+    """The stream spec with its ``seed`` (if it has one) a child of the run seed; a stream
+    wrapped by another (``stream: {_target_: ...}``, e.g. ``passes``) gets a child of its
+    wrapper's child, so every level varies with the run seed, independently."""
+    seed = child_seed(seed, "stream")
+    inner = spec.get("stream")
+    if isinstance(inner, dict) and "_target_" in inner:
+        spec = {**spec, "stream": _with_seed(inner, seed)}
     if "seed" in get_class(spec["_target_"]).param_names():
-        return {**spec, "seed": child_seed(seed, "stream")}
+        return {**spec, "seed": seed}
     return spec
 
 
@@ -125,22 +136,13 @@ def expand(grid: Any, *, seeds: Iterable[int], experiment: str = "single",
            cache_dir: str | None = None) -> list[Task]:
     """The tasks of a grid: streams x learners x seeds, each with all comparators."""
     grid = _plain(grid)
-    if "blocks" in grid:
-        extra = set(grid) - {"seeds", "blocks"}
-        if extra:
-            raise GridError(f"a grid with blocks has only seeds and blocks; move "
-                            f"{sorted(extra)} into the blocks")
-        if not isinstance(grid["blocks"], list) or not grid["blocks"]:
-            raise GridError(f"grid.blocks must be a non-empty list of grids, got "
-                            f"{grid['blocks']!r}")
-        return [task for block in grid["blocks"]
-                for task in expand({k: v for k, v in block.items() if k != "loss"},
-                                   seeds=seeds, experiment=experiment, checkpoints=checkpoints,
-                                   loss=block.get("loss", loss), cache_dir=cache_dir)]
-    unknown = set(grid) - {"seeds", *GROUPS}
+    unknown = set(grid) - {"seeds", "blocks", *GROUPS}
     if unknown:
         raise GridError(f"unknown grid fields {sorted(unknown)}; a grid has seeds, "
-                        + ", ".join(GROUPS) + " (or seeds and blocks)")
+                        + ", ".join(GROUPS) + " (or blocks of them)")
+    if grid.get("blocks") is not None:
+        return _expand_blocks(grid, seeds=seeds, experiment=experiment,
+                              checkpoints=checkpoints, loss=loss, cache_dir=cache_dir)
     streams = component_specs("stream", grid.get("streams"))
     learners = component_specs("learner", grid.get("learners"))
     comparators = tuple(component_specs("comparator", grid.get("comparators")))
@@ -149,6 +151,24 @@ def expand(grid: Any, *, seeds: Iterable[int], experiment: str = "single",
     return [Task(experiment, int(seed), _with_seed(stream, seed), learner, comparators,
                  checkpoints, loss, cache_dir)
             for seed in seeds for stream in streams for learner in learners]
+
+
+def _expand_blocks(grid: dict, **common) -> list[Task]:
+    blocks = grid["blocks"]
+    if not isinstance(blocks, list) or not blocks:
+        raise GridError(f"grid.blocks must be a non-empty list of sub-grids, got {blocks!r}")
+    if grid.get("streams") or grid.get("learners"):
+        raise GridError("a grid with blocks lists its streams and learners inside the blocks")
+    tasks = []
+    for number, block in enumerate(blocks):
+        if not isinstance(block, dict) or set(block) - {*GROUPS, "loss"}:
+            raise GridError(f"grid.blocks[{number}] must be a mapping of "
+                            f"{', '.join(GROUPS)} (and loss); got {block!r}")
+        block = dict(block)
+        # a block may set its own per-round loss (logistic OGD beside hinge OGD, say)
+        own = {"loss": block.pop("loss")} if "loss" in block else {}
+        tasks += expand({"comparators": grid.get("comparators"), **block}, **{**common, **own})
+    return tasks
 
 
 def single_cell(stream: Any, learner: Any, comparator: Any, **kw) -> list[Task]:

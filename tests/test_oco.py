@@ -185,7 +185,7 @@ def test_grid_blocks_expand_each_block_with_its_own_loss():
     assert [t.loss for t in tasks].count("logistic") == 2 and [t.loss for t in tasks].count(
         None) == 4
     validate(tasks)                                 # every stream-learner pair matches
-    with pytest.raises(GridError, match="only seeds and blocks"):
+    with pytest.raises(GridError, match="inside the blocks"):
         expand({**grid, "learners": ["pa"]}, seeds=[0])
     with pytest.raises(GridError, match="oco learner but stream separable"):
         validate(expand({"streams": ["separable"], "learners": ["hedge"]}, seeds=[0]))

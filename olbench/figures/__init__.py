@@ -5,7 +5,8 @@ One module per figure kind, each registering its builders with :func:`figure` (t
 builders is :data:`FIGURES`): :mod:`~olbench.figures.regret` (linear and log-log),
 :mod:`~olbench.figures.mistakes`, :mod:`~olbench.figures.bounds` (observed vs bound),
 :mod:`~olbench.figures.libol` (LIBOL-style panels), :mod:`~olbench.figures.final` (box plots
-over seeds), :mod:`~olbench.figures.boundaries` (2-D decision boundaries); the shared look is
+over seeds), :mod:`~olbench.figures.boundaries` (2-D decision boundaries),
+:mod:`~olbench.figures.textbook` (Sugiyama 2015, ch. 31, panel by panel); the shared look is
 in :mod:`~olbench.figures.style`. A new figure is one new module here.
 
 :func:`make_figures` writes every figure the table supports (PNG + PDF), :func:`captions`

@@ -34,7 +34,7 @@ def _boundary_segment(w: np.ndarray, box: tuple[float, float, float, float]):
     return [p[0] - span * d[0], p[0] + span * d[0]], [p[1] - span * d[1], p[1] + span * d[1]]
 
 
-def _crosses(w: np.ndarray, box: tuple[float, float, float, float]) -> bool:
+def crosses(w: np.ndarray, box: tuple[float, float, float, float]) -> bool:
     """Does the line w.(x1, x2[, 1]) = 0 pass through the box (corners on both sides)?"""
     x0, x1, y0, y1 = box
     corners = np.array([[x0, y0], [x0, y1], [x1, y0], [x1, y1]])
@@ -69,7 +69,7 @@ def decision_boundaries_figure(X, y, learners_w: Mapping[str, np.ndarray], *,
         style = styles.get(name) or styles.get(drop_param(name)) or {"color": "k"}
         if seg is None:
             ax.plot([], [], label=f"{name} (w = 0: no boundary)", **style)
-        elif not _crosses(w, box):
+        elif not crosses(w, box):
             ax.plot([], [], label=f"{name} (boundary outside this view)", **style)
         else:
             ax.plot(*seg, label=name, **style)
