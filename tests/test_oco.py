@@ -189,3 +189,8 @@ def test_grid_blocks_expand_each_block_with_its_own_loss():
         expand({**grid, "learners": ["pa"]}, seeds=[0])
     with pytest.raises(GridError, match="oco learner but stream separable"):
         validate(expand({"streams": ["separable"], "learners": ["hedge"]}, seeds=[0]))
+
+
+def test_oco_learners_refuse_a_random_start():
+    with pytest.raises(ValueError, match="init='randn' does not apply"):
+        run(make_learner("hedge", init="randn"), np.eye(3), np.zeros(3))
