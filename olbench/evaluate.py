@@ -196,6 +196,10 @@ def run(learner, X: Any, y: Any = None, *, loss: str | Loss | None = None,
     if loss_fn.task == "classification" and task == "regression":  # y m means nothing for real y
         raise ValueError(f"loss={loss_fn.name!r} is a classification loss (of y_t p_t) but "
                          f"{learner.name} is a regression learner; use a regression loss")
+    if (loss_fn.task == "oco") != (task == "oco"):  # the output is a loss value, or it is not
+        raise ValueError(f"loss={loss_fn.name!r} is {'an' if loss_fn.task == 'oco' else 'not an'}"
+                         f" online-convex-optimisation loss but {learner.name} is a {task} "
+                         f"learner; OCO learners record the loss suffered: use loss='suffered'")
     labels = RunLabels(task)
     kernel = learner.kernel()
     margins: list[np.ndarray] = []

@@ -102,6 +102,24 @@ def _loss_task(loss: str | None) -> str | None:
     return None if loss is None else get_loss(loss).task
 
 
+def _declared_task(spec: dict) -> str | None:
+    declared = getattr(get_class(spec["_target_"]), "task", None)
+    return declared if isinstance(declared, str) else None
+
+
+def _comparator_task(spec: dict) -> str | None:
+    """The task a comparator measures: declared by its class (OCO comparators), else that of
+    its loss (None: any)."""
+    return _declared_task(spec) or _loss_task(spec.get("loss"))
+
+
+def _other_task(spec: dict, task: str) -> str:
+    """Why a comparator of another task is not fitted (a hinge comparator for a regressor)."""
+    if _declared_task(spec):
+        return f"a comparator of {_declared_task(spec)} runs cannot measure a {task} learner"
+    return f"a {_loss_task(spec['loss'])} loss ({spec['loss']}) cannot measure a {task} learner"
+
+
 def run_task(task: Task) -> pd.DataFrame:
     """Run one task and return its rows; an exception becomes one row with status=error."""
     import olbench
@@ -128,9 +146,8 @@ def run_task(task: Task) -> pd.DataFrame:
                 comparator = instantiate(spec, _convert_="all")
                 fits[comparator.name] = (
                     comparator.fit(X, y, meta, checkpoints=ks, cache=task.cache_dir)
-                    if _loss_task(spec.get("loss")) in (None, learner.task) else
-                    comparator._skip(f"a {_loss_task(spec['loss'])} loss ({spec['loss']}) cannot "
-                                     f"measure a {learner.task} learner", spec["loss"]))
+                    if _comparator_task(spec) in (None, learner.task) else
+                    comparator._skip(_other_task(spec, learner.task), spec.get("loss")))
         rows = metrics_table(trace, learner=learner, meta=meta, fits=fits, checkpoints=ks,
                              bounds=task.bounds)
         rows[col.TIME_S] = trace.time_at(rows[col.T].to_numpy())

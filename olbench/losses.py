@@ -10,6 +10,11 @@ Conventions, stated once for the whole package:
 * Regression targets are real; the output p_t is the prediction itself.
 * Losses are per example; ``squared`` is (1/2)(p - y)^2, whose gradient (p - y) x is the one
   OGD and scikit-learn's ``squared_error`` use.
+* Online convex optimisation (task ``"oco"``): the row x_t *is* the loss f_t (a loss vector
+  over experts, a linear loss's gradient, a quadratic loss's centre) and the learner's output
+  is the loss it suffered, f_t(w_t), recorded before its update. The loss ``suffered`` is that
+  recorded value itself (y_t is unused), so cumulative loss and regret of an OCO run are sums
+  of what the learner reported; comparators of OCO runs report f_t(u) the same way.
 * Regret = learner's cumulative loss - comparator's cumulative loss.
 
 >>> import numpy as np
@@ -31,7 +36,7 @@ TIE_RULES = ("novikoff", "libol")
 
 
 #: the loss a run measures when neither the command nor the learner names one, by task
-DEFAULT_LOSS = {"classification": "hinge", "regression": "squared"}
+DEFAULT_LOSS = {"classification": "hinge", "regression": "squared", "oco": "suffered"}
 
 
 def predicted_labels(margins: np.ndarray, tie: str = "novikoff") -> np.ndarray:
@@ -55,7 +60,7 @@ class Loss:
     """A per-example loss l(p, y) with its derivative in p (a subgradient where not smooth)."""
 
     name: str
-    task: str                      # "classification" or "regression"
+    task: str                      # "classification", "regression" or "oco"
     value: Callable[[np.ndarray, np.ndarray], np.ndarray]
     derivative: Callable[[np.ndarray, np.ndarray], np.ndarray]
     piecewise_linear: bool = False
@@ -96,6 +101,9 @@ def get_loss(name: str, *, epsilon: float = 0.1) -> Loss:
             lambda m, y: np.maximum(0.0, np.abs(m - y) - epsilon),
             lambda m, y: np.where(np.abs(m - y) > epsilon, np.sign(m - y), 0.0),
             piecewise_linear=True),
+        # OCO: the output already is the loss suffered, f_t(w_t) (see the module docs)
+        "suffered": Loss("suffered", "oco", lambda m, y: m.copy(), lambda m, y: np.ones_like(m),
+                         piecewise_linear=True),
     }
     try:
         return losses[name]
@@ -105,4 +113,4 @@ def get_loss(name: str, *, epsilon: float = 0.1) -> Loss:
 
 
 LOSS_NAMES = ("zero_one", "hinge", "squared_hinge", "logistic", "squared", "absolute",
-              "epsilon_insensitive")
+              "epsilon_insensitive", "suffered")

@@ -11,7 +11,8 @@ key (its defaults come from ``conf/<group>/<key>.yaml``) or a mapping::
 
 A study whose streams need different learners (classification and regression figures of
 one chapter, say) lists ``blocks``: sub-grids, each with its own streams and learners (and
-comparators, else the grid's), expanded one after the other with the grid's seeds::
+comparators, else the grid's; and its own ``loss``, else the run's), expanded one after the
+other with the grid's seeds::
 
     blocks:
       - {streams: [sugiyama_clusters], learners: [pa]}
@@ -212,10 +213,13 @@ def _expand_blocks(grid: dict, **common) -> list[Task]:
         raise GridError("a grid with blocks lists its streams and learners inside the blocks")
     tasks = []
     for number, block in enumerate(blocks):
-        if not isinstance(block, dict) or set(block) - set(GROUPS):
+        if not isinstance(block, dict) or set(block) - {*GROUPS, "loss"}:
             raise GridError(f"grid.blocks[{number}] must be a mapping of "
-                            f"{', '.join(GROUPS)}; got {block!r}")
-        tasks += expand({"comparators": grid.get("comparators"), **block}, **common)
+                            f"{', '.join(GROUPS)} (and loss); got {block!r}")
+        block = dict(block)
+        # a block may set its own per-round loss (logistic OGD beside hinge OGD, say)
+        own = {"loss": block.pop("loss")} if "loss" in block else {}
+        tasks += expand({"comparators": grid.get("comparators"), **block}, **{**common, **own})
     return tasks
 
 

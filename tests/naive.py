@@ -96,14 +96,20 @@ def pa_regression(X, y, *, C=1.0, variant="pa1", epsilon=0.1):
 
 @twin(ogd=[{"loss": "hinge"}, {"loss": "logistic", "eta": 0.5, "schedule": "constant"},
           {"loss": "squared", "eta": 0.05, "radius": 1.5},
-          {"loss": "hinge", "eta": 2.0, "radius": 0.7}])
+          {"loss": "hinge", "eta": 2.0, "radius": 0.7},
+          {"loss": "linear", "radius": 1.0}, {"loss": "quadratic", "eta": 0.5, "radius": 0.8}])
 def ogd(X, y, *, loss="hinge", eta=1.0, schedule="sqrt", radius=None):
     """Zinkevich 2003: w_{t+1} = P(w_t - eta_t grad l_t(w_t)), eta_t = eta or eta/sqrt(t)."""
     w = np.zeros(X.shape[1])
     margins, updated = [], []
     for t, (x, label) in enumerate(zip(X, y), start=1):
         p = w @ x
-        margins.append(p)
+        margins.append(oco_loss(loss, w, x) if loss in ("linear", "quadratic") else p)
+        if loss in ("linear", "quadratic"):
+            eta_t = eta / math.sqrt(t) if schedule == "sqrt" else eta
+            w = project_onto(w - eta_t * oco_gradient(loss, w, x), "ball", radius or np.inf)
+            updated.append(True)
+            continue
         if loss == "hinge":
             g = -label if label * p < 1 else 0.0
         elif loss == "logistic":
@@ -462,6 +468,181 @@ def sugiyama_pa_regression(X, y, *, lam, l1=False, theta0=None):
         else:
             theta = theta + r / (x @ x + lam) * x
     return theta
+
+
+# --------------------------------------------------------------------------- OCO
+def project_onto(v, domain, radius):
+    """Euclidean projections: the ball's rescaling, the box's clipping, and the simplex by
+    Duchi et al. 2008, Fig. 1 (sort, find rho, subtract theta)."""
+    if domain == "ball":
+        norm = np.linalg.norm(v)
+        return v * (radius / norm) if norm > radius else v.copy()
+    if domain == "box":
+        return np.clip(v, -radius, radius)
+    if domain == "l1":               # Duchi et al. 2008, Sec. 4: the simplex of radius z on |v|
+        if np.abs(v).sum() <= radius:
+            return v.copy()
+        mu = np.sort(np.abs(v))[::-1]
+        cumulative = np.cumsum(mu)
+        j = np.arange(1, len(v) + 1)
+        rho = j[mu - (cumulative - radius) / j > 0][-1]
+        return np.sign(v) * np.maximum(np.abs(v) - (cumulative[rho - 1] - radius) / rho, 0.0)
+    mu = np.sort(v)[::-1]
+    cumulative = np.cumsum(mu)
+    j = np.arange(1, len(v) + 1)
+    rho = j[mu - (cumulative - 1) / j > 0][-1]
+    return np.maximum(v - (cumulative[rho - 1] - 1) / rho, 0.0)
+
+
+def oco_loss(loss, w, x):
+    """f_t(w) = <x, w> (linear) or (1/2)||w - x||^2 (quadratic)."""
+    return w @ x if loss == "linear" else 0.5 * (w - x) @ (w - x)
+
+
+def oco_gradient(loss, w, x):
+    return x if loss == "linear" else w - x
+
+
+@twin(ftl=[{}, {"domain": "simplex"}, {"domain": "box", "radius": 2.0},
+           {"loss": "quadratic", "radius": 0.5}, {"loss": "quadratic", "domain": "simplex"},
+           {"domain": "l1", "radius": 2.0}, {"loss": "quadratic", "domain": "l1", "radius": 0.3}])
+def ftl(X, y, *, loss="linear", domain="ball", radius=1.0):
+    """w_{t+1} = argmin_K sum_{s<=t} f_s: linear -> a minimiser of <S, w> (uniform over tied
+    simplex vertices), quadratic -> P_K(mean of the rows)."""
+    d = X.shape[1]
+    w, S = project_onto(np.zeros(d), domain, radius), np.zeros(d)
+    margins = []
+    for t, x in enumerate(X, start=1):
+        margins.append(oco_loss(loss, w, x))
+        S = S + x
+        if loss == "quadratic":
+            w = project_onto(S / t, domain, radius)
+        elif domain == "ball":
+            w = -radius * S / np.linalg.norm(S) if np.linalg.norm(S) > 0 else np.zeros(d)
+        elif domain == "box":
+            w = -radius * np.sign(S)
+        elif domain == "l1":
+            leaders = (np.abs(S) == np.abs(S).max()) & (np.abs(S) > 0)
+            w = -radius * np.sign(S) * leaders / max(leaders.sum(), 1)
+        else:
+            leaders = S == S.min()
+            w = leaders / leaders.sum()
+    return _result(margins, [True] * len(X), w=w, A=S[None, :])
+
+
+@twin(ftrl=[{}, {"eta": 0.3, "schedule": "sqrt"}, {"domain": "simplex", "eta": 2.0},
+            {"domain": "box", "radius": 0.5, "schedule": "sqrt"},
+            {"regularizer": "entropic", "domain": "simplex", "schedule": "sqrt"},
+            {"loss": "quadratic", "eta": 0.5}, {"domain": "l1", "radius": 0.4}])
+def ftrl(X, y, *, loss="linear", domain="ball", radius=1.0, eta=1.0, schedule="constant",
+         regularizer="quadratic"):
+    """w_{t+1} = argmin_K <G_t, w> + psi(w)/a_{t+1}: P_K(-a G) or softmax(-a G)."""
+    d = X.shape[1]
+    w, G = project_onto(np.zeros(d), domain, radius), np.zeros(d)
+    margins = []
+    for t, x in enumerate(X, start=1):
+        margins.append(oco_loss(loss, w, x))
+        G = G + oco_gradient(loss, w, x)
+        a = eta / math.sqrt(t + 1) if schedule == "sqrt" else eta
+        if regularizer == "entropic":
+            e = np.exp(-a * (G - G.min()))
+            w = e / e.sum()
+        else:
+            w = project_onto(-a * G, domain, radius)
+    return _result(margins, [True] * len(X), w=w, A=G[None, :])
+
+
+@twin(hedge=[{}, {"schedule": "fixed", "eta": 0.7}, {"schedule": "doubling"},
+             {"schedule": "horizon", "horizon": 400}])
+def hedge(X, y, *, eta=1.0, schedule="anytime", horizon=1000):
+    """Freund & Schapire 1997 / Cesa-Bianchi & Lugosi 2006, Sec. 2.1-2.3: weights
+    exp(-eta_t L_{t-1}) normalised; doubling restarts at rounds 1, 2, 4, 8, ..."""
+    N = X.shape[1]
+    L, w = np.zeros(N), np.full(N, 1.0 / N)
+    margins = []
+    for t, x in enumerate(X, start=1):
+        margins.append(w @ x)
+        L = L + x
+        nxt = t + 1
+        if schedule == "anytime":
+            rate = math.sqrt(8 * math.log(N) / nxt)
+        elif schedule == "doubling":
+            epoch_start = 2 ** int(math.floor(math.log2(nxt)))
+            if nxt == epoch_start:
+                L = np.zeros(N)
+            rate = math.sqrt(8 * math.log(N) / epoch_start)
+        elif schedule == "horizon":
+            rate = math.sqrt(8 * math.log(N) / horizon)
+        else:
+            rate = eta
+        e = np.exp(-rate * (L - L.min()))
+        w = e / e.sum()
+    return _result(margins, [True] * len(X), w=w, A=L[None, :])
+
+
+@twin(eg=[{}, {"eta": 0.3}, {"loss": "quadratic", "eta": 0.5}])
+def eg(X, y, *, loss="linear", eta=1.0, U=None):
+    """Kivinen & Warmuth 1997: EG w <- w r / (w . r), r = exp(-eta g); EG+- (U given):
+    w+ <- U w+ r / Z, w- <- U w- / r / Z, r = exp(-eta U g), Z = sum(w+ r + w- / r)."""
+    d = X.shape[1]
+    if U is None:
+        w = np.full(d, 1.0 / d)
+    else:
+        plus, minus = np.full(d, U / (2 * d)), np.full(d, U / (2 * d))
+        w = plus - minus
+    margins, updated = [], []
+    for x in X:
+        margins.append(oco_loss(loss, w, x))
+        g = oco_gradient(loss, w, x)
+        updated.append(bool(np.any(g != 0)))
+        if not updated[-1]:
+            continue
+        if U is None:
+            w = w * np.exp(-eta * g)
+            w = w / w.sum()
+        else:
+            r = np.exp(-eta * U * g)
+            Z = (plus * r + minus / r).sum()
+            plus, minus = U * plus * r / Z, U * minus / r / Z
+            w = plus - minus
+    state = {"w": w} if U is None else {"w": w, "A": np.vstack([plus, minus])}
+    return _result(margins, updated, **state)
+
+
+@twin(egpm=[{}, {"U": 2.0, "eta": 0.2}, {"loss": "quadratic", "U": 0.5}])
+def egpm(X, y, *, loss="linear", eta=1.0, U=1.0):
+    """EG+- with its default total weight U = 1 (see :func:`eg`)."""
+    return eg(X, y, loss=loss, eta=eta, U=U)
+
+
+def project_in_norm(M, y, radius):
+    """argmin_{||w|| <= r} (w - y)' M (w - y): y inside the ball; else the KKT point
+    w = (M + lam I)^{-1} M y with ||w|| = r, lam found by Brent's method on linear solves."""
+    from scipy.optimize import brentq
+
+    if np.linalg.norm(y) <= radius:
+        return y.copy()
+    eye = np.eye(len(y))
+    excess = lambda lam: np.linalg.norm(np.linalg.solve(M + lam * eye, M @ y)) - radius  # noqa: E731
+    lam = brentq(excess, 0.0, np.linalg.norm(M @ y) / radius, xtol=1e-300, rtol=1e-15,
+                 maxiter=500)
+    return np.linalg.solve(M + lam * eye, M @ y)
+
+
+@twin(ons=[{}, {"loss": "linear", "radius": 2.0}, {"G": 3.25, "alpha": 1 / 3.25 ** 2}])
+def ons(X, y, *, loss="quadratic", radius=1.0, alpha=0.25, G=2.0):
+    """Hazan, Agarwal & Kale 2007, Algorithm 2: A_t = eps I + sum g g', y = w - A_t^{-1} g /
+    gamma, w = P^{A_t}(y); gamma = min(1/(4 G D), alpha)/2, eps = 1/(gamma D)^2, D = 2 r."""
+    d, D = X.shape[1], 2 * radius
+    gamma = 0.5 * min(1 / (4 * G * D), alpha)
+    M, w = np.eye(d) / (gamma * D) ** 2, np.zeros(d)
+    margins = []
+    for x in X:
+        margins.append(oco_loss(loss, w, x))
+        g = oco_gradient(loss, w, x)
+        M = M + np.outer(g, g)
+        w = project_in_norm(M, w - np.linalg.solve(M, g) / gamma, radius)
+    return _result(margins, [True] * len(X), w=w, A=M)
 
 
 def sugiyama_arow_classification(X, y, *, lam):

@@ -123,13 +123,17 @@ def _data():
 
     return {"classification": [make_stream("separable", n=150, d=4, gamma=0.1, seed=1),
                                make_stream("noisy", n=150, d=4, flip_rate=0.1, seed=2)],
-            "regression": [make_stream("linear_regression", n=150, d=4, seed=3)]}
+            "regression": [make_stream("linear_regression", n=150, d=4, seed=3)],
+            "oco": [make_stream("experts", n=150, N=4, seed=4),
+                    make_stream("linear_losses", n=150, d=4, seed=5)]}
 
 
 COMPARATORS = Comparator.registry.keys()
 
 
 def _comparator_task(comparator) -> str:
+    if isinstance(getattr(type(comparator), "task", None), str):   # declared (OCO)
+        return type(comparator).task
     loss = getattr(comparator, "loss", None)
     return "classification" if loss is None else get_loss(loss).task
 
@@ -146,7 +150,10 @@ def test_comparator_contract(key, tmp_path):
             continue
         n = len(y)
         assert fresh.u.shape == (X.shape[1],) and fresh.margins.shape == (n,)
-        np.testing.assert_allclose(fresh.margins, X @ fresh.u, rtol=1e-12, atol=1e-12)
+        if fresh.loss == "suffered":               # OCO: the outputs are the losses f_t(u)
+            np.testing.assert_array_equal(fresh.margins, fresh.losses)
+        else:
+            np.testing.assert_allclose(fresh.margins, X @ fresh.u, rtol=1e-12, atol=1e-12)
         assert np.isfinite(fresh.losses).all() and fresh.losses.shape == (n,)
         if fresh.prefix_loss is None:
             np.testing.assert_allclose(fresh.cum_loss_at(ks), np.cumsum(fresh.losses)[ks - 1])

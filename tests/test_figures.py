@@ -163,8 +163,9 @@ def test_make_figures_writes_every_supported_figure(table, tmp_path):
     assert plt.get_fignums() == before           # nothing left open in pyplot
     stems = {p.stem for p in paths}
     assert stems == {"regret", "regret_loglog", "mistakes", "novikoff", "bounds", "libol",
-                     "final_mistake_rate"}
-    assert sorted(p.suffix for p in paths) == [".pdf"] * 7 + [".png"] * 7
+                     "final_mistake_rate", "regret_vs_bound", "regret_bound_ratio",
+                     "regret_exponents"}
+    assert sorted(p.suffix for p in paths) == [".pdf"] * 10 + [".png"] * 10
     assert all(p.parent == tmp_path / "figures" for p in paths)
     _assert_files(paths)
     assert set(stems) <= set(figures.captions())
@@ -211,8 +212,9 @@ def test_a_new_figure_is_one_registered_builder(table, monkeypatch):
         return fig
 
     stems = list(figures.build_figures(table))
-    assert stems == ["regret", "regret_loglog", "mistakes", "novikoff", "bounds", "libol",
-                     "n_runs", "final_mistake_rate"]
+    assert stems == ["regret", "regret_loglog", "regret_vs_bound", "regret_bound_ratio",
+                     "regret_exponents", "mistakes", "novikoff", "bounds", "libol", "n_runs",
+                     "final_mistake_rate"]
     assert figures.captions()["n_runs"] == "Runs per stream."
     with pytest.raises(ValueError, match="registered twice"):
         figures.figure("n_runs", order=1)(n_runs)

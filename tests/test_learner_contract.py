@@ -20,10 +20,21 @@ def _data(learner, seed=0, **kw):
 
 @pytest.mark.parametrize("key", KEYS)
 def test_no_look_ahead(key, as_format):
-    """p_t must not depend on y_t: flipping (or moving) y_t leaves p_1..p_t unchanged."""
+    """p_t must not depend on y_t: flipping (or moving) y_t leaves p_1..p_t unchanged. In
+    online convex optimisation the row is the loss and p_t = f_t(w_t) is the loss suffered:
+    changing row t must leave p_1..p_{t-1} unchanged, and y is ignored altogether."""
     learner = make_learner(key)
     X, y = _data(learner)
     base = run(learner, as_format(X), y).margins
+    if learner.task == "oco":
+        np.testing.assert_array_equal(run(learner.clone(), as_format(X), -y + 1).margins, base)
+        for t in (0, 1, 37, 118):
+            X2 = X.copy()
+            X2[t, 0] += 1.0          # one coordinate: a shift of all of them moves no Hedge
+            margins = run(learner.clone(), as_format(X2), y).margins
+            np.testing.assert_array_equal(margins[:t], base[:t])
+            assert not np.array_equal(margins[t + 1:], base[t + 1:])   # it learns from row t
+        return
     for t in (0, 1, 37, 119):
         y2 = y.copy()
         y2[t] = -y2[t] if learner.task == "classification" else y2[t] + 5.0
@@ -58,7 +69,10 @@ def test_zero_vectors_are_handled(key, as_format):
     trace = run(learner, as_format(X), y)
     assert np.isfinite(trace.margins).all()
     assert all(np.isfinite(v).all() for v in trace.state.values())
-    # a zero row predicts 0 and leaves the weights where they were
+    # a zero row predicts 0 and leaves the weights where they were (unless the learner's
+    # point moves with the round index itself: anytime rates in online convex optimisation)
+    if getattr(learner, "moves_with_time", False):
+        return
     w_before = run(learner.clone(), as_format(X[:3]), y[:3]).state["w"]
     w_after = run(learner.clone(), as_format(X[:4]), y[:4]).state["w"]  # row 3 is zero
     np.testing.assert_array_equal(w_before, w_after)
@@ -86,10 +100,9 @@ def test_single_steps_equal_run(key, as_format):
     margins = []
     for t in range(X.shape[0]):
         row = as_format(X[t:t + 1]) if sp.issparse(as_format(X[:1])) else X[t]
-        if stepper.is_initialised:
-            margins.append(stepper.predict_one(row))
-        else:
-            margins.append(0.0)
+        if not stepper.is_initialised:         # the initial state (w_1 = 0, or uniform)
+            stepper.reset(X.shape[1])
+        margins.append(stepper.predict_one(row))
         stepper.learn_one(row, y[t])
     np.testing.assert_array_equal(margins, trace.margins)
     np.testing.assert_array_equal(stepper.state_.w, trace.state["w"])

@@ -13,7 +13,9 @@ One module per family: :mod:`~olbench.bounds.perceptron` (Novikoff, Freund-Schap
 :mod:`~olbench.bounds.pa` (Crammer et al. 2006, Theorems 2, 4, 5), :mod:`~olbench.bounds.arow`
 (Crammer, Kulesza & Dredze 2009, Theorem 2), :mod:`~olbench.bounds.ogd` (Zinkevich 2003),
 :mod:`~olbench.bounds.romma` (Li & Long 2002), :mod:`~olbench.bounds.alma` (Gentile 2001),
-:mod:`~olbench.bounds.sop` (Cesa-Bianchi, Conconi & Gentile 2005, Theorem 1).
+:mod:`~olbench.bounds.sop` (Cesa-Bianchi, Conconi & Gentile 2005, Theorem 1),
+:mod:`~olbench.bounds.oco` (FTL, FTRL, Hedge: Shalev-Shwartz 2012, Orabona 2019,
+Cesa-Bianchi & Lugosi 2006).
 
 >>> round(novikoff(R=1.0, gamma=0.1), 6)
 100.0
@@ -37,6 +39,21 @@ from olbench.bounds.core import (
                                  skipped,
                                  theorem,
 )
+from olbench.bounds.oco import (
+                                 EG_REGRET,
+                                 FTL_QUADRATIC,
+                                 FTRL_REGRET,
+                                 HEDGE_ANYTIME,
+                                 HEDGE_DOUBLING,
+                                 HEDGE_FIXED,
+                                 ONS_REGRET,
+                                 ftl_quadratic,
+                                 ftrl_regret,
+                                 hedge_anytime,
+                                 hedge_doubling,
+                                 hedge_fixed,
+                                 ons_regret,
+)
 from olbench.bounds.ogd import OGD_REGRET, ogd_gradient_bound, ogd_regret
 from olbench.bounds.pa import (
                                  PA1_MISTAKES,
@@ -58,6 +75,9 @@ from olbench.bounds.romma import ROMMA_SEPARABLE, romma_separable
 from olbench.bounds.sop import SOP_MISTAKES, sop_mistakes
 
 __all__ = [
+    "EG_REGRET", "ONS_REGRET", "ons_regret", "FTL_QUADRATIC", "FTRL_REGRET", "HEDGE_ANYTIME",
+    "HEDGE_DOUBLING", "HEDGE_FIXED",
+    "ftl_quadratic", "ftrl_regret", "hedge_anytime", "hedge_doubling", "hedge_fixed",
     "ALMA2_CORRECTIONS", "ROMMA_SEPARABLE", "SOP_MISTAKES", "alma2_corrections",
     "romma_separable", "sop_mistakes",
     "AROW_MISTAKES", "BOUND_COLUMNS", "BoundCheck", "BoundViolation", "FREUND_SCHAPIRE",

@@ -43,8 +43,10 @@ def ogd_gradient_bound(loss: str, R: float, radius: float, y_max: float = 1.0) -
     >>> ogd_gradient_bound("hinge", R=2.0, radius=1.0), ogd_gradient_bound("squared", 2.0, 1.0)
     (2.0, 6.0)
     """
-    if loss in ("hinge", "logistic", "absolute", "epsilon_insensitive"):
+    if loss in ("hinge", "logistic", "absolute", "epsilon_insensitive", "linear"):
         return R
+    if loss == "quadratic":              # grad = w - x_t
+        return radius + R
     if loss == "squared":
         return (radius * R + y_max) * R
     if loss == "squared_hinge":
@@ -57,14 +59,23 @@ def ball_comparator(rec: RunRecord):
     loss, radius = rec.params["loss"], rec.params["radius"]
     for f in rec.fits.values():
         p = getattr(f, "params", {})
-        if (getattr(f, "ok", False) and p.get("key") in ("best_fixed", "prefix_best")
-                and p.get("loss") == loss and p.get("radius") == radius and not p.get("ridge")):
+        if (getattr(f, "ok", False) and p.get("key") in ("best_fixed", "prefix_best",
+                                                         "best_point")
+                and p.get("loss") == loss and p.get("radius") == radius and not p.get("ridge")
+                and p.get("domain", "ball") == "ball"):
             return f
     raise Skip("no comparator loss given")
 
 
-@theorem("ogd_regret", "regret",
-         needs=lambda p: [{"key": "best_fixed", "loss": p["loss"], "radius": p["radius"]}],
+def ogd_needs(p) -> list[dict]:
+    """The best fixed point of OGD's ball under OGD's loss (``best_point`` for OCO losses)."""
+    if p["loss"] in ("linear", "quadratic"):
+        return [{"key": "best_point", "loss": p["loss"], "domain": "ball",
+                 "radius": 1.0 if p["radius"] is None else p["radius"]}]
+    return [{"key": "best_fixed", "loss": p["loss"], "radius": p["radius"]}]
+
+
+@theorem("ogd_regret", "regret", needs=ogd_needs,
          source="Zinkevich (2003), ICML, Theorem 1; Hazan (2016), Introduction to Online Convex "
                 "Optimization, Theorem 3.1")
 def OGD_REGRET(rec: RunRecord):
@@ -75,7 +86,8 @@ def OGD_REGRET(rec: RunRecord):
     R = rec.require_radius()
     fit = ball_comparator(rec)
     ks = rec.checkpoints
-    regret = rec.cum_loss(p["loss"])[ks - 1] - fit.cum_loss_at(ks)
+    loss = "suffered" if fit.loss == "suffered" else p["loss"]
+    regret = rec.cum_loss(loss)[ks - 1] - fit.cum_loss_at(ks)
     G = ogd_gradient_bound(p["loss"], R, p["radius"], float(np.abs(rec.y).max(initial=1.0)))
     return [(T, ogd_regret(int(T), 2 * p["radius"], G, float(p["eta"]), p["schedule"]), r)
             for T, r in zip(ks, regret)]

@@ -4,6 +4,9 @@ w_{t+1} = Proj_{||w|| <= U}(w_t - eta_t g_t x_t), with g_t = dl/dp at p_t = w_t.
 eta_t = eta (constant) or eta / sqrt(t), t = 1, 2, ... State: ``w``; ``s[0]`` = rounds seen.
 Losses (per example, see olbench.losses): hinge max(0, 1 - y p) with subgradient -y where
 y p < 1 and 0 elsewhere; logistic log(1 + exp(-y p)); squared (1/2)(p - y)^2.
+Online convex optimisation (:mod:`olbench.kernels.oco`): ``linear`` f_t(w) = <x_t, w>, step
+-eta_t x_t; ``quadratic`` f_t(w) = (1/2)||w - x_t||^2, step -eta_t (w_t - x_t); the output is
+the loss suffered f_t(w_t).
 """
 
 import math
@@ -11,6 +14,7 @@ from collections import namedtuple
 
 from olbench._jit import inline
 from olbench.kernels.loop import make_kernel
+from olbench.kernels.oco import QUADRATIC, suffered
 from olbench.kernels.rows import axpy, linear_predict, project_l2_ball
 
 Params = namedtuple("Params", ["eta", "sqrt_schedule", "radius"])
@@ -48,8 +52,32 @@ def update_squared(params, idx, val, y, margin, w, A, s):
     return _step(params, idx, val, margin - y, w, s)
 
 
+@inline
+def predict_quadratic(params, idx, val, w, A, s):
+    return suffered(QUADRATIC, idx, val, w)
+
+
+@inline
+def update_linear(params, idx, val, y, margin, w, A, s):
+    return _step(params, idx, val, 1.0, w, s)       # grad = 1.0 * x_t
+
+
+@inline
+def update_quadratic(params, idx, val, y, margin, w, A, s):
+    s[0] += 1.0
+    eta = params.eta / math.sqrt(s[0]) if params.sqrt_schedule else params.eta
+    for j in range(w.shape[0]):                       # w - eta (w - x) = (1 - eta) w + eta x
+        w[j] *= 1.0 - eta
+    axpy(w, eta, idx, val)
+    if params.radius < math.inf:
+        project_l2_ball(w, params.radius)
+    return True
+
+
 KERNELS = {
     "hinge": make_kernel("ogd.hinge", linear_predict, update_hinge),
     "logistic": make_kernel("ogd.logistic", linear_predict, update_logistic),
     "squared": make_kernel("ogd.squared", linear_predict, update_squared),
+    "linear": make_kernel("ogd.linear", linear_predict, update_linear),
+    "quadratic": make_kernel("ogd.quadratic", predict_quadratic, update_quadratic),
 }

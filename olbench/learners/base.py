@@ -177,6 +177,40 @@ class Learner(Component):
         return self
 
 
+class OCOLearner(Learner):
+    """Base of the online-convex-optimisation learners (task ``"oco"``): the row x_t is the
+    loss f_t (:mod:`olbench.kernels.oco`: ``loss="linear"`` or ``"quadratic"``), the learner
+    plays a point w_t of the feasible set ``domain`` of size ``radius``
+    (:mod:`olbench.kernels.sets`: ``"ball"``, ``"simplex"``, ``"box"``) and records the loss
+    it suffered, f_t(w_t). State: ``w`` = w_t (w_1 = P_K(0), uniform on the simplex), and
+    ``rows`` rows of ``A`` (a cumulative gradient, scratch)."""
+
+    task: ClassVar[str] = "oco"
+    rows: ClassVar[int] = 3
+    #: the played point depends on the round index (anytime rates), so a round with a zero
+    #: loss may still move it; learners whose point moves only with the losses keep False
+    moves_with_time: bool = False
+
+    def reset(self, d: int) -> Learner:
+        if getattr(self, "init", "zeros") != "zeros":   # w_1 must lie in K (every theorem)
+            raise ValueError(f"{type(self).__name__}: init={self.init!r} does not apply; an "
+                             f"online-convex-optimisation learner plays w_1 = P_K(0) in its "
+                             f"feasible set")
+        return super().reset(d)
+
+    def init_state(self, d):
+        from olbench.kernels.sets import project_numpy
+
+        w0 = project_numpy(np.zeros(d), getattr(self, "domain", "simplex"),
+                           float(getattr(self, "radius", 1.0)))
+        return State(w0, np.zeros((self.rows, d)), np.zeros(1))
+
+    def export_state(self):
+        state = super().export_state()
+        state["A"] = state["A"][:1]   # the cumulative row; the others are scratch
+        return state
+
+
 class CovarianceLearner(Learner):
     """Base of the learners that keep a Gaussian N(mu, Sigma) over weight vectors (AROW, CW,
     SCW, NHERD, NAROW, IELLIP): mu in ``w``, Sigma = a I at the start (hyper-parameter ``a``),

@@ -15,7 +15,9 @@ class OGD(Learner, key="ogd"):
     eta/sqrt(t) (``"sqrt"``), Proj onto the L2 ball of radius ``radius`` (None: no
     projection). Source: M. Zinkevich, "Online convex programming and generalized
     infinitesimal gradient ascent", ICML 2003, Sec. 2 (greedy projection, Thm. 1).
-    ``loss="squared"`` (1/2 (p - y)^2) makes it a regressor; hinge and logistic classify.
+    ``loss="squared"`` (1/2 (p - y)^2) makes it a regressor; hinge and logistic classify;
+    ``"linear"`` and ``"quadratic"`` make it an online-convex-optimisation learner on the
+    ball (the row is the loss: :mod:`olbench.kernels.oco`; it records f_t(w_t)).
 
     >>> import numpy as np
     >>> from olbench import run
@@ -39,11 +41,19 @@ class OGD(Learner, key="ogd"):
 
     @property
     def task(self):
+        if self.loss in ("linear", "quadratic"):
+            return "oco"
         return "regression" if self.loss == "squared" else "classification"
 
     @property
     def default_loss(self) -> str:
-        return self.loss  # the loss it descends is the one its regret is measured in
+        # the loss it descends is the one its regret is measured in; on OCO streams that is
+        # the loss suffered at the point played (what the row defines), as for every OCO run
+        return "suffered" if self.task == "oco" else self.loss
+
+    @property
+    def moves_with_time(self):
+        return self.loss == "quadratic"           # a zero row still pulls w towards 0
 
     def kernel(self):
         return rule.KERNELS[self.loss]

@@ -1,0 +1,87 @@
+"""Exponentiated gradient: EG on the simplex, EG+- on the l1 ball."""
+
+from math import inf
+
+import numpy as np
+
+from olbench.bounds import EG_REGRET
+from olbench.component import Interval, OneOf
+from olbench.kernels import eg as rule
+from olbench.kernels.oco import LOSS_CODES
+from olbench.learners.base import OCOLearner, State
+
+
+class EG(OCOLearner, key="eg"):
+    """Exponentiated gradient on the simplex: w_{t+1} proportional to w_t exp(-eta g_t).
+
+    g_t is the gradient of f_t at w_t (``loss="linear"``: the row; ``"quadratic"``: w_t - x_t).
+    Source: J. Kivinen and M. K. Warmuth, "Exponentiated gradient versus gradient descent for
+    linear predictors", Information and Computation 132(1), 1997, Sec. 3 (the EG update);
+    as online mirror descent with the entropic regulariser: Orabona (2019), Sec. 6.6. On
+    linear losses its iterates are those of entropic FTRL with rate eta (w_{t+1} proportional
+    to exp(-eta G_t)), whose regret is at most ln N/eta + (eta/2) sum ||g_t||_inf^2.
+
+    >>> import numpy as np
+    >>> from olbench import run
+    >>> X = np.array([[1.0, 0.0], [1.0, 0.0]])
+    >>> run(EG(eta=np.log(3)), X, np.zeros(2)).margins.tolist()
+    [0.5, 0.25]
+    """
+
+    constraints = {"loss": OneOf(*LOSS_CODES), "eta": Interval(0, inf, low_open=True)}
+    bounds = (EG_REGRET.where(loss="linear"),)
+    display_params = ("eta",)
+    domain = "simplex"
+    radius = 1.0
+    signed = False
+
+    def __init__(self, *, loss: str = "linear", eta: float = 1.0):
+        self.loss = loss
+        self.eta = eta
+
+    @property
+    def moves_with_time(self):
+        return self.loss == "quadratic"          # a zero row still has gradient w_t
+
+    def kernel(self):
+        return rule.KERNEL
+
+    def kernel_params(self):
+        return rule.Params(LOSS_CODES[self.loss], float(self.eta), float(self.radius),
+                           self.signed)
+
+
+class EGPlusMinus(EG, key="egpm"):
+    """EG+- on the l1 ball of radius U: w = w+ - w-, multiplicative updates of both halves.
+
+    Source: Kivinen & Warmuth (1997), Sec. 3.4 (EG+-, with total weight U). It is EG on the
+    2d-simplex of (w+, w-)/U with gradients U (g, -g), so on linear losses its regret against
+    every u with ||u||_1 <= U is at most ln(2d)/eta + (eta/2) U^2 sum ||g_t||_inf^2.
+
+    >>> import numpy as np
+    >>> from olbench import run
+    >>> w = run(EGPlusMinus(U=2.0), np.array([[1.0, -1.0]]), np.zeros(1)).state["w"]
+    >>> bool(np.allclose(w, [-np.tanh(2.0), np.tanh(2.0)]))   # 2 (e^-2 - e^2)/(e^2 + e^-2)
+    True
+    """
+
+    constraints = {**EG.constraints, "U": Interval(0, inf, low_open=True)}
+    domain = "l1"
+    signed = True
+
+    def __init__(self, *, loss: str = "linear", eta: float = 1.0, U: float = 1.0):
+        super().__init__(loss=loss, eta=eta)
+        self.U = U
+
+    @property
+    def radius(self):
+        return self.U
+
+    def init_state(self, d):
+        halves = np.full((3, d), float(self.U) / (2 * d))
+        return State(np.zeros(d), halves, np.zeros(1))
+
+    def export_state(self):
+        state = super().export_state()
+        state["A"] = self.state_.A[:2].copy()      # w+ and w-; row 2 is scratch
+        return state

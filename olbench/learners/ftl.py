@@ -1,0 +1,47 @@
+"""Follow the Leader."""
+
+from math import inf
+
+from olbench.bounds import FTL_QUADRATIC
+from olbench.component import Interval, OneOf
+from olbench.kernels import ftl as rule
+from olbench.kernels.oco import LOSS_CODES
+from olbench.kernels.sets import SET_CODES
+from olbench.learners.base import OCOLearner
+
+
+class FTL(OCOLearner, key="ftl"):
+    """Follow the Leader: w_{t+1} = argmin_{w in K} sum_{s<=t} f_s(w), in closed form.
+
+    Linear losses: a vertex of the simplex (uniform over tied leaders), -D S/||S|| on the
+    ball, -D sign(S) on the box (S = sum of the rows); quadratic losses (1/2)||w - x_s||^2:
+    the projection of the mean of the rows. Source: Shalev-Shwartz (2012), "Online Learning
+    and Online Convex Optimization", Sec. 2.2 (FTL; Example 2.2, the alternating losses on
+    [-1, 1] that give it linear regret); Hazan (2016), Sec. 5.1. For quadratic losses FTL's
+    regret is logarithmic (Shalev-Shwartz 2012, Example 2.1 and Lemma 2.1; olbench.bounds.oco).
+
+    >>> import numpy as np
+    >>> from olbench import run
+    >>> X = np.array([[0.5], [-1.0], [1.0], [-1.0]])          # the alternating sequence
+    >>> run(FTL(domain="box"), X, np.zeros(4)).margins.tolist()  # loss 0, then 1 every round
+    [0.0, 1.0, 1.0, 1.0]
+    """
+
+    constraints = {"loss": OneOf(*LOSS_CODES), "domain": OneOf(*SET_CODES),
+                   "radius": Interval(0, inf, low_open=True)}
+    bounds = (FTL_QUADRATIC.where(loss="quadratic"),)
+
+    def __init__(self, *, loss: str = "linear", domain: str = "ball", radius: float = 1.0):
+        self.loss = loss
+        self.domain = domain
+        self.radius = radius
+
+    @property
+    def moves_with_time(self):
+        return self.loss == "quadratic"        # the mean S/t moves with t
+
+    def kernel(self):
+        return rule.KERNEL
+
+    def kernel_params(self):
+        return rule.Params(LOSS_CODES[self.loss], SET_CODES[self.domain], float(self.radius))
