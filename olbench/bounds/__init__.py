@@ -13,7 +13,8 @@ One module per family: :mod:`~olbench.bounds.perceptron` (Novikoff, Freund-Schap
 :mod:`~olbench.bounds.pa` (Crammer et al. 2006, Theorems 2, 4, 5), :mod:`~olbench.bounds.arow`
 (Crammer, Kulesza & Dredze 2009, Theorem 2), :mod:`~olbench.bounds.ogd` (Zinkevich 2003),
 :mod:`~olbench.bounds.romma` (Li & Long 2002), :mod:`~olbench.bounds.alma` (Gentile 2001),
-:mod:`~olbench.bounds.sop` (Cesa-Bianchi, Conconi & Gentile 2005, Theorem 1).
+:mod:`~olbench.bounds.sop` (Cesa-Bianchi, Conconi & Gentile 2005, Theorem 1),
+:mod:`~olbench.bounds.kernel` (Novikoff in the RKHS; the Forgetron, Dekel et al. 2008).
 
 >>> round(novikoff(R=1.0, gamma=0.1), 6)
 100.0
@@ -36,6 +37,11 @@ from olbench.bounds.core import (
                                  declared,
                                  skipped,
                                  theorem,
+)
+from olbench.bounds.kernel import (
+                                 FORGETRON_MISTAKES,
+                                 KERNEL_NOVIKOFF,
+                                 forgetron_mistakes,
 )
 from olbench.bounds.ogd import OGD_REGRET, ogd_gradient_bound, ogd_regret
 from olbench.bounds.pa import (
@@ -60,6 +66,7 @@ from olbench.bounds.sop import SOP_MISTAKES, sop_mistakes
 __all__ = [
     "ALMA2_CORRECTIONS", "ROMMA_SEPARABLE", "SOP_MISTAKES", "alma2_corrections",
     "romma_separable", "sop_mistakes",
+    "FORGETRON_MISTAKES", "KERNEL_NOVIKOFF", "forgetron_mistakes",
     "AROW_MISTAKES", "BOUND_COLUMNS", "BoundCheck", "BoundViolation", "FREUND_SCHAPIRE",
     "NOVIKOFF", "OGD_REGRET", "PA1_MISTAKES", "PA2_SQUARED_LOSS", "PA_SEPARABLE", "RunRecord",
     "Skip", "THEOREMS", "Theorem", "arow_mistakes", "bound_table", "check", "declared",

@@ -1,0 +1,77 @@
+"""The hard-margin function in a kernel's RKHS (the margin of the kernel Perceptron's and the
+Forgetron's mistake bounds)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import scipy.sparse as sp
+
+from olbench.comparators import _solvers
+from olbench.comparators.base import Comparator, ComparatorFit
+from olbench.component import Interval, OneOf
+from olbench.kernels import rkhs
+
+
+def kernel_params(kernel_type: str, h: float, degree: int, offset: float) -> rkhs.Params:
+    """The compiled kernel's parameters (:mod:`olbench.kernels.rkhs`) from their names."""
+    return rkhs.Params(rkhs.CODES[kernel_type], 2.0 * float(h) ** 2, int(degree), float(offset))
+
+
+def empirical_feature_map(K: np.ndarray) -> np.ndarray:
+    """Rows Phi with Phi Phi' = K: the coordinates of k(x_1, .), ..., k(x_n, .) in an
+    orthonormal basis of their span (eigen-decomposition; round-off negatives clipped).
+
+    >>> K = np.array([[2.0, 1.0], [1.0, 2.0]])
+    >>> Phi = empirical_feature_map(K); np.allclose(Phi @ Phi.T, K)
+    True
+    """
+    values, vectors = np.linalg.eigh((K + K.T) / 2.0)
+    return vectors * np.sqrt(np.clip(values, 0.0, None))
+
+
+class KernelMaxMargin(Comparator, key="kernel_max_margin"):
+    """f = argmin ||f||_H s.t. y_t f(x_t) >= 1 for all t: the hard-margin SVM through the
+    origin in the RKHS of the kernel (``kernel_type``, ``h``, ``degree``, ``offset`` as for
+    the kernel learners, :mod:`olbench.learners.kernel`).
+
+    The optimum lies in the span of the k(x_t, .) (any other part adds norm and no margin), so
+    it is the linear max-margin direction (:class:`~olbench.comparators.max_margin.MaxMargin`)
+    of the empirical feature map Phi (Phi Phi' = K, :func:`empirical_feature_map`). ``fit.u``
+    is f in that basis (canonical scaling, min_t y_t f(x_t) = 1), ``fit.margins`` are f(x_t),
+    ``fit.info["gamma"]`` the margin of f / ||f||_H and ``fit.info["radius"]`` =
+    max_t sqrt(k(x_t, x_t)). Dense n x n Gram matrix: for streams of a few thousand rounds.
+
+    >>> X = np.array([[1.0], [2.0], [3.0]]); y = np.array([1.0, -1.0, 1.0])  # not linearly
+    >>> fit = KernelMaxMargin(h=0.5).fit(X, y, cache=None)                  # separable
+    >>> fit.ok, bool(fit.info["gamma"] > 0), fit.info["radius"]
+    (True, True, 1.0)
+    """
+
+    constraints = {"kernel_type": OneOf(*rkhs.CODES), "h": Interval(0, math.inf, low_open=True),
+                   "degree": Interval(1, math.inf, integer=True),
+                   "offset": Interval(0, math.inf), "loss": OneOf("hinge")}
+
+    def __init__(self, *, kernel_type="gaussian", h=1.0, degree=2, offset=1.0, loss="hinge"):
+        self.kernel_type = kernel_type
+        self.h = h
+        self.degree = degree
+        self.offset = offset
+        self.loss = loss
+
+    def _fit(self, X, y, meta, checkpoints) -> ComparatorFit:
+        dense = np.ascontiguousarray(X.toarray() if sp.issparse(X) else X)
+        K = rkhs.gram(kernel_params(self.kernel_type, self.h, self.degree, self.offset),
+                      dense, dense)
+        radius = float(np.sqrt(np.max(np.diag(K), initial=0.0)))
+        Phi = empirical_feature_map(K)
+        u, info = _solvers.max_margin(Phi, y)
+        info["radius"] = radius
+        if u is None:
+            fit = self._skip("not separable in the kernel's RKHS: no f with y_t f(x_t) > 0 "
+                             "for all t", self.loss)
+            fit.info = info
+            return fit
+        return self._result(Phi, y, u, self.loss, 0.1, objective=0.5 * float(u @ u),
+                            lower_bound=0.5 / info["gamma_upper"] ** 2, info=info)
