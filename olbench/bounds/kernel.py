@@ -87,7 +87,7 @@ def KERNEL_NOVIKOFF(rec: RunRecord):
     R_K = max_t sqrt(k(x_t, x_t)), at every checkpoint (Novikoff's proof in the RKHS: f_0 = 0,
     f += y k(x, .) exactly on the counted mistakes)."""
     fit = _kernel_fit(rec)
-    bound = (fit.info["radius"] / fit.info["gamma"]) ** 2
+    bound = (fit.info["radius"] / fit.info["kernel_gamma"]) ** 2
     mistakes = rec.cum_mistakes()
     return [(T, bound, mistakes[T - 1]) for T in rec.checkpoints]
 
@@ -105,7 +105,7 @@ def FORGETRON_MISTAKES(rec: RunRecord):
     if fit.info["radius"] > 1.0 + 1e-12:
         raise Skip(f"max k(x, x) = {fit.info['radius'] ** 2:.4g} > 1: the theorem assumes "
                    f"k(x_t, x_t) <= 1")
-    unit = rec.y * np.asarray(fit.margins) * fit.info["gamma"]
+    unit = rec.y * np.asarray(fit.margins) * fit.info["kernel_gamma"]
     mistaken = mistake_flags(rec.margins, rec.y, "novikoff")
     mistakes = np.cumsum(mistaken)
     U = forgetron_radius(budget)

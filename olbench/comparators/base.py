@@ -159,6 +159,9 @@ class Comparator(Component):
     registry: ClassVar[Registry] = Registry("comparator", "olbench.comparators")
     #: cheap comparators skip the disk cache
     cacheable: ClassVar[bool] = True
+    #: the fit is a linear u of the input space (``fit.u``); False: a function of another
+    #: space (a kernel's RKHS), whose fit has margins and losses but ``u = None``
+    linear: ClassVar[bool] = True
 
     def fit(self, X, y, meta=None, *, checkpoints=None, cache="default") -> ComparatorFit:
         self.validate()

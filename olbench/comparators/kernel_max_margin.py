@@ -12,6 +12,7 @@ from olbench.comparators import _solvers
 from olbench.comparators.base import Comparator, ComparatorFit
 from olbench.component import Interval, OneOf
 from olbench.kernels import rkhs
+from olbench.losses import get_loss
 
 
 def kernel_params(kernel_type: str, h: float, degree: int, offset: float) -> rkhs.Params:
@@ -38,20 +39,23 @@ class KernelMaxMargin(Comparator, key="kernel_max_margin"):
 
     The optimum lies in the span of the k(x_t, .) (any other part adds norm and no margin), so
     it is the linear max-margin direction (:class:`~olbench.comparators.max_margin.MaxMargin`)
-    of the empirical feature map Phi (Phi Phi' = K, :func:`empirical_feature_map`). ``fit.u``
-    is f in that basis (canonical scaling, min_t y_t f(x_t) = 1), ``fit.margins`` are f(x_t),
-    ``fit.info["gamma"]`` the margin of f / ||f||_H and ``fit.info["radius"]`` =
-    max_t sqrt(k(x_t, x_t)). Dense n x n Gram matrix: for streams of a few thousand rounds.
+    of the empirical feature map Phi (Phi Phi' = K, :func:`empirical_feature_map`).
+    ``fit.margins`` are f(x_t) (canonical scaling, min_t y_t f(x_t) = 1); ``fit.u`` is None,
+    f being no vector of the input space (so bounds stated for a linear u never take it), and
+    ``fit.info["coef"]`` is f in that basis; ``fit.info["kernel_gamma"]`` is the margin of
+    f / ||f||_H and ``fit.info["radius"]`` = max_t sqrt(k(x_t, x_t)). Dense n x n Gram
+    matrix: for streams of a few thousand rounds.
 
     >>> X = np.array([[1.0], [2.0], [3.0]]); y = np.array([1.0, -1.0, 1.0])  # not linearly
     >>> fit = KernelMaxMargin(h=0.5).fit(X, y, cache=None)                  # separable
-    >>> fit.ok, bool(fit.info["gamma"] > 0), fit.info["radius"]
+    >>> fit.ok, bool(fit.info["kernel_gamma"] > 0), fit.info["radius"]
     (True, True, 1.0)
     """
 
     constraints = {"kernel_type": OneOf(*rkhs.CODES), "h": Interval(0, math.inf, low_open=True),
                    "degree": Interval(1, math.inf, integer=True),
                    "offset": Interval(0, math.inf), "loss": OneOf("hinge")}
+    linear = False
 
     def __init__(self, *, kernel_type="gaussian", h=1.0, degree=2, offset=1.0, loss="hinge"):
         self.kernel_type = kernel_type
@@ -67,11 +71,17 @@ class KernelMaxMargin(Comparator, key="kernel_max_margin"):
         radius = float(np.sqrt(np.max(np.diag(K), initial=0.0)))
         Phi = empirical_feature_map(K)
         u, info = _solvers.max_margin(Phi, y)
+        # kernel_ names: a linear bound looking for the max-margin gamma must not find these
+        info = {f"kernel_{k}": v for k, v in info.items()}
         info["radius"] = radius
         if u is None:
             fit = self._skip("not separable in the kernel's RKHS: no f with y_t f(x_t) > 0 "
                              "for all t", self.loss)
             fit.info = info
             return fit
-        return self._result(Phi, y, u, self.loss, 0.1, objective=0.5 * float(u @ u),
-                            lower_bound=0.5 / info["gamma_upper"] ** 2, info=info)
+        info["coef"] = u
+        margins = Phi @ u
+        return ComparatorFit(self.name, self.loss, 0.1, u=None, margins=margins,
+                             losses=get_loss(self.loss)(margins, y),
+                             objective=0.5 * float(u @ u),
+                             lower_bound=0.5 / info["kernel_gamma_upper"] ** 2, info=info)
