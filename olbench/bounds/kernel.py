@@ -44,8 +44,8 @@ def _kernel_fit(rec: RunRecord):
 def forgetron_radius(budget: int) -> float:
     """U = (1/4) sqrt((B + 1) / ln(B + 1)): the largest ||g|| the Forgetron competes with.
 
-    >>> round(forgetron_radius(83), 4)
-    1.0906
+    >>> round(forgetron_radius(83), 4)     # sqrt(84 / ln 84) / 4
+    1.0885
     """
     return 0.25 * math.sqrt((budget + 1) / math.log(budget + 1))
 

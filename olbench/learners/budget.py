@@ -132,9 +132,12 @@ class Forgetron(KernelLearner, key="forgetron"):
 
     >>> import numpy as np
     >>> from olbench import run
-    >>> X = np.eye(4); y = np.array([1, -1, 1, -1])
+    >>> X = np.eye(4); y = np.array([1, -1, 1, -1])   # four mistakes, k(e_i, e_j) = 1/e
     >>> run(Forgetron(budget=2), X, y).state["w"].round(4).tolist()
-    [1.0, -1.0, 0.0]
+    [0.6464, -0.6464, 0.0]
+
+    (Round 3 removes e_1 with phi = 1, Q = 1; round 4 removes e_2 with
+    a = -1, b = 2, c = 1 - 15/32 * 4, phi = 1.75 / (2 + sqrt(0.5)) = 0.6464.)
     """
 
     display_label = "Forgetron"
