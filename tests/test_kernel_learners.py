@@ -157,3 +157,9 @@ def test_kernel_learners_run_from_the_registry_and_name_their_kernel():
     assert learner.display_name == "Kernel PA-II (C=0.5, kernel_type=gaussian, h=0.3)"
     poly = olbench.make_learner("kernel_perceptron", kernel_type="polynomial", degree=3)
     assert poly.display_name == "Kernel Perceptron (kernel_type=polynomial, degree=3, offset=1)"
+
+
+def test_kernel_max_margin_refuses_long_streams_with_a_reason():
+    X, y = make_data("classification", 8, n=50)
+    fit = make_comparator("kernel_max_margin", max_rounds=40).fit(X, y, cache=None)
+    assert not fit.ok and "n = 50 rounds > max_rounds = 40" in fit.skip_reason

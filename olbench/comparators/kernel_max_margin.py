@@ -44,7 +44,7 @@ class KernelMaxMargin(Comparator, key="kernel_max_margin"):
     f being no vector of the input space (so bounds stated for a linear u never take it), and
     ``fit.info["coef"]`` is f in that basis; ``fit.info["kernel_gamma"]`` is the margin of
     f / ||f||_H and ``fit.info["radius"]`` = max_t sqrt(k(x_t, x_t)). Dense n x n Gram
-    matrix: for streams of a few thousand rounds.
+    matrix: streams longer than ``max_rounds`` are a skip with that reason.
 
     >>> X = np.array([[1.0], [2.0], [3.0]]); y = np.array([1.0, -1.0, 1.0])  # not linearly
     >>> fit = KernelMaxMargin(h=0.5).fit(X, y, cache=None)                  # separable
@@ -54,17 +54,24 @@ class KernelMaxMargin(Comparator, key="kernel_max_margin"):
 
     constraints = {"kernel_type": OneOf(*rkhs.CODES), "h": Interval(0, math.inf, low_open=True),
                    "degree": Interval(1, math.inf, integer=True),
-                   "offset": Interval(0, math.inf), "loss": OneOf("hinge")}
+                   "offset": Interval(0, math.inf), "loss": OneOf("hinge"),
+                   "max_rounds": Interval(1, math.inf, integer=True)}
     linear = False
 
-    def __init__(self, *, kernel_type="gaussian", h=1.0, degree=2, offset=1.0, loss="hinge"):
+    def __init__(self, *, kernel_type="gaussian", h=1.0, degree=2, offset=1.0, loss="hinge",
+                 max_rounds=4000):
         self.kernel_type = kernel_type
         self.h = h
         self.degree = degree
         self.offset = offset
         self.loss = loss
+        self.max_rounds = max_rounds
 
     def _fit(self, X, y, meta, checkpoints) -> ComparatorFit:
+        if X.shape[0] > self.max_rounds:   # n^2 memory, n^3 time: refuse rather than hang
+            return self._skip(f"n = {X.shape[0]} rounds > max_rounds = {self.max_rounds}: the "
+                              f"dense Gram matrix and its eigendecomposition cost O(n^2) "
+                              f"memory and O(n^3) time", self.loss)
         dense = np.ascontiguousarray(X.toarray() if sp.issparse(X) else X)
         K = rkhs.gram(kernel_params(self.kernel_type, self.h, self.degree, self.offset),
                       dense, dense)

@@ -102,7 +102,8 @@ class KernelLearner(Learner):
             return
         need = int(self.state_.s[0]) + rows
         if need > self.state_.w.shape[0]:
-            self._resize(max(need, 2 * self.state_.w.shape[0]))
+            # an n x n matrix is not doubled: it would allocate up to 4x the memory needed
+            self._resize(need if self.quadratic else max(need, 2 * self.state_.w.shape[0]))
 
     def _finalize(self):
         if self.budget_slots() is None:
