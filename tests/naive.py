@@ -536,7 +536,7 @@ def kernel_pa_regression(X, y, *, C=1.0, variant="pa1", epsilon=0.1, **kernel):
     return _kernel_pa(X, y, C=C, variant=variant, epsilon=epsilon, regression=True, **kernel)
 
 
-@twin(kernel_rls=[{}, {"r": 1.0, "a": 0.5, "h": 2.0}, {"kernel_type": "linear", "r": 2.0},
+@twin(kernel_rls=[{}, {"kernel_type": "linear", "r": 2.0},
                   {"kernel_type": "polynomial", "degree": 2, "a": 0.05}])
 def kernel_rls(X, y, *, r=1.0, a=1.0, **kernel):
     """Kernel ridge regression refitted every round, as a batch formula (not the recursion):

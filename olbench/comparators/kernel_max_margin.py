@@ -20,16 +20,27 @@ def kernel_params(kernel_type: str, h: float, degree: int, offset: float) -> rkh
     return rkhs.Params(rkhs.CODES[kernel_type], 2.0 * float(h) ** 2, int(degree), float(offset))
 
 
+#: eigen-directions of K below this fraction of the largest eigenvalue are dropped
+RANK_TOL = 1e-12
+
+
 def empirical_feature_map(K: np.ndarray) -> np.ndarray:
     """Rows Phi with Phi Phi' = K: the coordinates of k(x_1, .), ..., k(x_n, .) in an
-    orthonormal basis of their span (eigen-decomposition; round-off negatives clipped).
+    orthonormal basis e_1, e_2, ... of their span (eigen-decomposition of K). Directions with
+    eigenvalue below ``RANK_TOL`` times the largest (round-off, or the rank deficiency of a
+    linear or polynomial kernel) are dropped: a function f = sum_j u_j e_j over the others
+    still has exactly f(x_t) = (Phi u)_t, so margins computed from Phi are those of a real
+    function of the RKHS; only the search is restricted to those directions.
 
     >>> K = np.array([[2.0, 1.0], [1.0, 2.0]])
     >>> Phi = empirical_feature_map(K); np.allclose(Phi @ Phi.T, K)
     True
+    >>> empirical_feature_map(np.ones((3, 3))).shape     # rank 1
+    (3, 1)
     """
     values, vectors = np.linalg.eigh((K + K.T) / 2.0)
-    return vectors * np.sqrt(np.clip(values, 0.0, None))
+    keep = values > RANK_TOL * max(float(values[-1]), 0.0)
+    return vectors[:, keep] * np.sqrt(values[keep])
 
 
 class KernelMaxMargin(Comparator, key="kernel_max_margin"):
@@ -39,7 +50,8 @@ class KernelMaxMargin(Comparator, key="kernel_max_margin"):
 
     The optimum lies in the span of the k(x_t, .) (any other part adds norm and no margin), so
     it is the linear max-margin direction (:class:`~olbench.comparators.max_margin.MaxMargin`)
-    of the empirical feature map Phi (Phi Phi' = K, :func:`empirical_feature_map`).
+    of the empirical feature map Phi (Phi Phi' = K, :func:`empirical_feature_map`; the
+    certificate ``gamma_upper`` is for the directions that map keeps).
     ``fit.margins`` are f(x_t) (canonical scaling, min_t y_t f(x_t) = 1); ``fit.u`` is None,
     f being no vector of the input space (so bounds stated for a linear u never take it), and
     ``fit.info["coef"]`` is f in that basis; ``fit.info["kernel_gamma"]`` is the margin of
