@@ -53,8 +53,8 @@ def forgetron_radius(budget: int) -> float:
 def forgetron_mistakes(g_norm: float, hinge_on_mistakes: float) -> float:
     """M <= 2 ||g||^2 + 4 sum_{t in J} max(0, 1 - y_t g(x_t)).
 
-    Source: Dekel, Shalev-Shwartz, Singer, SIAM J. Comput. 37(5), 2008, Theorem 2 (the
-    self-tuned Forgetron). Assumptions: k(x_t, x_t) <= 1 for all t, budget B >= 83, any g in
+    Source: Dekel, Shalev-Shwartz, Singer, SIAM J. Comput. 37(5), 2008, the mistake bound of
+    the self-tuned Forgetron. Assumptions: k(x_t, x_t) <= 1 for all t, budget B >= 83, any g in
     the RKHS with ||g|| <= :func:`forgetron_radius` (B); J = the rounds with a mistake
     (y_t f_t(x_t) <= 0); f_0 = 0.
 
@@ -94,13 +94,15 @@ def KERNEL_NOVIKOFF(rec: RunRecord):
 
 @theorem("forgetron_mistakes", "mistakes", needs=kernel_max_margin,
          source="Dekel, Shalev-Shwartz, Singer (2008), The Forgetron: a kernel-based "
-                "perceptron on a budget, SIAM J. Comput. 37(5), Theorem 2")
+                "perceptron on a budget, SIAM J. Comput. 37(5): the self-tuned variant's "
+                "mistake bound")
 def FORGETRON_MISTAKES(rec: RunRecord):
     """The tightest 2 ||g||^2 + 4 sum_J hinge(g) over g = s f_K, s <= U(B), with f_K the unit
     kernel max-margin function; skipped when B < 83 or R_K > 1 (the theorem's assumptions)."""
     budget = int(rec.params["budget"])
     if budget < 83:
-        raise Skip(f"budget={budget} < 83: Theorem 2 of Dekel et al. assumes B >= 83")
+        raise Skip(f"budget={budget} < 83: the self-tuned Forgetron's mistake bound (Dekel "
+                   f"et al. 2008) assumes B >= 83")
     fit = _kernel_fit(rec)
     if fit.info["radius"] > 1.0 + 1e-12:
         raise Skip(f"max k(x, x) = {fit.info['radius'] ** 2:.4g} > 1: the theorem assumes "

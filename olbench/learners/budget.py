@@ -26,7 +26,8 @@ _BUDGET = Interval(1, inf, integer=True)
 
 class NORMA(KernelLearner, key="norma"):
     """NORMA, classification (Kivinen, Smola, Williamson, "Online learning with kernels", IEEE
-    TSP 52(8), 2004, Sec. III-A, eq. 9, truncation of Sec. IV-C): every round
+    TSP 52(8), 2004: the NORMA update for classification with the soft-margin loss, and its
+    truncation to the last tau terms): every round
     f <- (1 - eta lam) f + sigma eta y k(x, .) with sigma = [y f(x) < rho] (the soft-margin
     loss max(0, rho - y f(x))), keeping only the terms of the last ``tau`` rounds. Constant
     step eta (the paper's truncation analysis); no offset b.
@@ -76,7 +77,7 @@ class NORMA(KernelLearner, key="norma"):
 
 class BudgetPerceptron(KernelLearner, key="budget_perceptron"):
     """Randomized Budget Perceptron (Cavallanti, Cesa-Bianchi, Gentile, "Tracking the best
-    hyperplane with a simple budget Perceptron", Machine Learning 69, 2007, Fig. 1): the kernel
+    hyperplane with a simple budget Perceptron", Machine Learning 69, 2007): the kernel
     Perceptron keeping at most ``budget`` support vectors; on a mistake with the budget full, a
     support vector drawn uniformly at random is discarded. ``seed`` seeds the generator kept in
     the state (:mod:`olbench.kernels.budget_perceptron`): runs are reproducible.
@@ -121,10 +122,10 @@ class BudgetPerceptron(KernelLearner, key="budget_perceptron"):
 
 class Forgetron(KernelLearner, key="forgetron"):
     """The self-tuned Forgetron (Dekel, Shalev-Shwartz, Singer, "The Forgetron: a kernel-based
-    Perceptron on a budget", SIAM J. Comput. 37(5), 2008, Sec. 4): the kernel Perceptron with
-    at most ``budget`` = B support vectors; when a mistake brings B + 1, all coefficients are
-    shrunk by the self-tuned phi_t and the oldest vector is removed
-    (:mod:`olbench.kernels.forgetron`). Mistake bound: Theorem 2
+    Perceptron on a budget", SIAM J. Comput. 37(5), 2008): the kernel Perceptron with at most
+    ``budget`` = B support vectors; when a mistake brings B + 1, all coefficients are shrunk
+    by the self-tuned phi_t and the oldest vector is removed (:mod:`olbench.kernels.forgetron`).
+    Mistake bound: the paper's bound for the self-tuned variant
     (:func:`olbench.bounds.kernel.forgetron_mistakes`), for B >= 83 and k(x, x) <= 1.
 
     ``w`` has B + 1 slots (the new vector joins before the oldest leaves); ``s[2]`` is the
