@@ -59,11 +59,9 @@ class KernelLearner(Learner):
                 float(self.offset))
 
     @classmethod
-    def display_title(cls, params):
-        return cls.display_label or cls.__name__
-
-    @classmethod
     def display_shown(cls, params):
+        """The kernel and its own parameters (h for the Gaussian, degree and offset for the
+        polynomial kernel), never the other kernels' unused ones."""
         kind = params.get("kernel_type", "gaussian")
         unused = {"h", "degree", "offset"} - set(_KERNEL_PARAMS.get(kind, ()))
         shown = [k for k in super().display_shown(params) if k not in unused]
