@@ -1,5 +1,5 @@
-"""Randomized Budget Perceptron (Cavallanti, Cesa-Bianchi, Gentile, Machine Learning 69, 2007,
-Fig. 1): the kernel Perceptron with at most B support vectors; on a mistake with B stored, one
+"""Randomized Budget Perceptron (Cavallanti, Cesa-Bianchi, Gentile, Machine Learning 69,
+2007): the kernel Perceptron with at most B support vectors; on a mistake with B stored, one
 of them, drawn uniformly at random, is discarded and x_t takes its slot with coefficient y_t.
 
 The random draws come from a Lehmer generator kept in the state (``s[2]``,

@@ -1,5 +1,5 @@
-"""The self-tuned Forgetron (Dekel, Shalev-Shwartz, Singer, SIAM J. Comput. 37(5), 2008,
-Sec. 4 and Fig. 2): a kernel Perceptron with at most B support vectors.
+"""The self-tuned Forgetron (Dekel, Shalev-Shwartz, Singer, SIAM J. Comput. 37(5), 2008): a
+kernel Perceptron with at most B support vectors.
 
 On a mistake (y_t f(x_t) <= 0, counted in M = ``s[3]``), x_t joins with coefficient y_t
 (f' = f + y_t k(x_t, .)). If B + 1 vectors are then stored, f' is shrunk, f'' = phi_t f', and

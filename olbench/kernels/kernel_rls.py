@@ -1,6 +1,7 @@
 """Kernel recursive least squares = kernel AROW regression (Engel, Mannor, Meir, IEEE TSP
-52(8), 2004, "The kernel recursive least-squares algorithm", Table 1 without the sparsification
-test: every example is admitted; Vaits & Crammer, ALT 2011, AROWR in the dual).
+52(8), 2004, "The kernel recursive least-squares algorithm", without its sparsification
+(approximate linear dependence) test: every example is admitted; Vaits & Crammer, ALT 2011,
+AROWR in the dual).
 
 With prior Sigma_0 = a I and noise r, the linear rule of :mod:`olbench.kernels.arow` predicts
 f_t(x) = a k_t(x)' (a K_t + r I)^-1 y_t; its dual keeps Q = (a K_t + r I)^-1 and

@@ -1,12 +1,12 @@
 """NORMA (Kivinen, Smola, Williamson, IEEE TSP 52(8), 2004), classification with the soft
 margin loss max(0, rho - y f(x)), constant step eta, truncated to the last tau rounds.
 
-Every round (eq. 9 with the hinge loss's derivative, Sec. III-A)::
+Every round (the NORMA update with the soft-margin loss's derivative)::
 
     f <- (1 - eta lam) f + sigma_t eta y_t k(x_t, .),  sigma_t = [y_t f(x_t) < rho]
 
-and the term of round t - tau is dropped (the truncation of Sec. IV-C, so at most tau terms
-are kept). The terms live in a ring of tau slots indexed by the round (slot t mod tau), which
+and the term of round t - tau is dropped (the paper's truncation, so at most tau terms are
+kept). The terms live in a ring of tau slots indexed by the round (slot t mod tau), which
 round t overwrites: with x_t if sigma_t = 1, else with a zero coefficient. ``s[2]`` counts the
 rounds. No offset b (the paper's f + b form is not implemented).
 """

@@ -23,6 +23,7 @@ from collections import namedtuple
 import numpy as np
 
 from olbench._jit import inline, jit
+from olbench.kernels.rows import sqnorm
 
 LINEAR, POLYNOMIAL, GAUSSIAN = 0, 1, 2
 CODES = {"linear": LINEAR, "polynomial": POLYNOMIAL, "gaussian": GAUSSIAN}
@@ -80,9 +81,7 @@ def self_kernel(params, xsq):
 @inline
 def expansion(params, idx, val, w, A, s):
     """f(x) = sum_i w[i] k(x_i, x) over the slots in use (empty slots have w[i] = 0)."""
-    xsq = 0.0
-    for k in range(val.shape[0]):
-        xsq += val[k] * val[k]
+    xsq = sqnorm(val)
     d = int(s[1])
     total = 0.0
     for i in range(int(s[0])):
