@@ -1,16 +1,22 @@
-"""Peak memory of streaming a large svmlight file vs. loading it whole.
+"""Peak memory and parsing speed of streaming a large svmlight file vs. loading it whole.
 
 Writes a generated svmlight file (default 1,000,000 rows, 20 non-zeros per row out of 100
 features, labels in {-1,+1}), then, each in a fresh Python process so the figures do not mix:
 
 * ``stream``: ``olbench.streams.Svmlight(path=...)``: the scan pass, then one full pass over
-  ``chunks(10_000)`` (what a run does), then ``meta`` (one more pass: R and fingerprint);
-* ``load``: ``sklearn.datasets.load_svmlight_file(path)`` (the whole file in memory).
+  ``chunks(10_000)`` (what a run does), then ``meta`` (one more pass: R and fingerprint),
+  then one more pass over ``chunks`` alone, timed as the parsing throughput;
+* ``capped``: the same streaming passes under a hard address-space cap (``RLIMIT_AS`` set
+  to the process's size after imports plus ``--cap`` MiB, default 24): a file several
+  times larger than the cap passes in constant memory or fails with MemoryError;
+* ``load``: ``sklearn.datasets.load_svmlight_file(path)`` (the whole file in memory);
+* ``vw``: Vowpal Wabbit's text parser (``vowpalwabbit``, if installed) over the same file
+  converted to VW's format beforehand (``-t``: predict only, so the pass is mostly parsing).
 
 For each: the growth of the peak resident set size (Linux ``VmHWM``, reset after the imports)
-over the process's resident size after imports, and the wall time. Also printed: the size of the
-data held in memory
-as CSR (data + indices + indptr + y). Usage::
+over the process's resident size after imports, the wall time, and rows/s and MB/s of one
+pass. Also printed: the size of the data held in memory as CSR (data + indices + indptr +
+y). Usage::
 
     python benchmarks/stream_memory.py               # 1,000,000 rows in a temporary folder
     python benchmarks/stream_memory.py --rows 200000 --keep /tmp/big.svm
@@ -19,6 +25,7 @@ as CSR (data + indices + indptr + y). Usage::
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import os
 import subprocess
@@ -62,48 +69,79 @@ def write_file(path: Path, rows: int, d: int = 100, nnz: int = 20, seed: int = 0
             dump_svmlight_file(X, y, f, zero_based=False)
 
 
-def child(mode: str, path: str) -> dict:
+def _one_pass(stream) -> int:
+    rows = 0
+    for X, _ in stream.chunks(10_000):
+        rows += X.shape[0]
+    return rows
+
+
+def child(mode: str, path: str, cap_mib: int = 24) -> dict:
     sys.path.insert(0, str(ROOT))
     from sklearn.datasets import load_svmlight_file
 
     from olbench.streams import Svmlight
 
+    if mode == "capped":
+        import resource
+
+        limit = _status("VmSize") + cap_mib * 2**20
+        resource.setrlimit(resource.RLIMIT_AS, (limit, resource.getrlimit(resource.RLIMIT_AS)[1]))
     _reset_peak()
     base = _status("VmRSS")
     t0 = time.perf_counter()
     out: dict = {"mode": mode}
-    if mode == "stream":
+    if mode in ("stream", "capped"):
         s = Svmlight(path=path)
-        rows = 0
-        for X, _ in s.chunks(10_000):
-            rows += X.shape[0]
-        t1 = time.perf_counter()
-        meta = s.meta
-        out.update(rows=rows, d=meta.d, radius=meta.radius, fingerprint=meta.fingerprint,
-                   scan_and_one_pass_s=t1 - t0)
+        try:
+            rows = _one_pass(s)
+            t1 = time.perf_counter()
+            meta = s.meta
+            t2 = time.perf_counter()
+            _one_pass(s)
+            out.update(rows=rows, d=meta.d, radius=meta.radius, fingerprint=meta.fingerprint,
+                       scan_and_one_pass_s=t1 - t0, pass_s=time.perf_counter() - t2)
+        except MemoryError:
+            out.update(memory_error=True)
+    elif mode == "vw":
+        from vowpalwabbit import pyvw
+
+        workspace = pyvw.Workspace(f"-d {path} --quiet -t --noconstant -b 18")
+        workspace.finish()
+        out.update(pass_s=time.perf_counter() - t0)
     else:
         X, y = load_svmlight_file(path)
-        out.update(rows=X.shape[0], d=X.shape[1],
+        out.update(rows=X.shape[0], d=X.shape[1], pass_s=time.perf_counter() - t0,
                    csr_bytes=int(X.data.nbytes + X.indices.nbytes + X.indptr.nbytes + y.nbytes))
     out.update(seconds=time.perf_counter() - t0, peak_rss_growth=_status("VmHWM") - base,
                baseline_rss=base)
     return out
 
 
-def run_child(mode: str, path: Path) -> dict:
-    res = subprocess.run([sys.executable, __file__, "--child", mode, str(path)],
+def run_child(mode: str, path: Path, cap_mib: int = 24) -> dict:
+    res = subprocess.run([sys.executable, __file__, "--child", mode, str(path), str(cap_mib)],
                          capture_output=True, text=True, check=True)
     return json.loads(res.stdout.strip().splitlines()[-1])
+
+
+def write_vw(svm: Path, out: Path) -> None:
+    """The svmlight file in VW's text format ('<label> | <index>:<value> ...')."""
+    with open(svm) as src, open(out, "w") as dst:
+        for line in src:
+            label, _, features = line.strip().partition(" ")
+            dst.write(f"{label} | {features}\n")
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rows", type=int, default=1_000_000)
     ap.add_argument("--keep", type=Path, default=None, help="write (or reuse) the file here")
-    ap.add_argument("--child", nargs=2, metavar=("MODE", "PATH"), help=argparse.SUPPRESS)
+    ap.add_argument("--cap", type=int, default=24, help="memory cap (MiB) of the capped pass")
+    ap.add_argument("--child", nargs=3, metavar=("MODE", "PATH", "CAP"), help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.child:
-        print(json.dumps(child(*args.child)))
+        mode, path, cap = args.child
+        print(json.dumps(child(mode, path, int(cap))))
         return
     with tempfile.TemporaryDirectory() as tmp:
         path = args.keep or Path(tmp) / "big.svm"
@@ -113,6 +151,12 @@ def main() -> None:
             print(f"wrote {path} ({path.stat().st_size / 2**20:.0f} MiB, {args.rows:,} rows) "
                   f"in {time.perf_counter() - t0:.0f} s")
         stream, load = run_child("stream", path), run_child("load", path)
+        capped = run_child("capped", path, args.cap)
+        size = os.path.getsize(path)
+        vw = None
+        if importlib.util.find_spec("vowpalwabbit") is not None:
+            write_vw(path, Path(tmp) / "big.vw")
+            vw = run_child("vw", Path(tmp) / "big.vw")
     mib = 2 ** 20
     print(f"rows {stream['rows']:,}, d {stream['d']}, file {os.path.getsize(path) / mib:.0f} MiB"
           if args.keep else f"rows {stream['rows']:,}, d {stream['d']}")
@@ -126,6 +170,19 @@ def main() -> None:
           f" then meta pass)")
     ratio = load["csr_bytes"] / stream["peak_rss_growth"]
     print(f"ratio in-memory size / streaming peak: {ratio:.1f}x")
+    print(f"under a {args.cap} MiB address-space cap ({size / mib / args.cap:.1f}x smaller than "
+          f"the file): " + ("MemoryError" if capped.get("memory_error") else
+                            f"streamed all {capped['rows']:,} rows, peak RSS growth "
+                            f"{capped['peak_rss_growth'] / mib:.1f} MiB"))
+    rows = stream["rows"]
+    print("one pass (rows/s, MB/s of text):")
+    for name, res in (("olbench Svmlight chunks", stream), ("sklearn load_svmlight_file", load),
+                      ("Vowpal Wabbit text parser (-t)", vw)):
+        if res is None:
+            print(f"  {name:32s} not installed (pip install -e '.[bench]')")
+            continue
+        print(f"  {name:32s} {rows / res['pass_s']:12,.0f} rows/s {size / 1e6 / res['pass_s']:8.1f}"
+              f" MB/s")
 
 
 if __name__ == "__main__":

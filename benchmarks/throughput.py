@@ -10,7 +10,9 @@ labels sign(X u) with a fraction of them flipped so that updates keep happening)
                     for the same rule (below, no olbench code), doing the same work per round
                     (record the margin and the update flag, update in place); its final state
                     is asserted equal to olbench's;
-* ``numpy loop``    a per-example Python loop of NumPy operations (``w @ x``, ``w += a * x``),
+* ``numpy loop``    a per-example Python loop of NumPy operations (``w @ x``, ``w += a * x``;
+                    full covariances through BLAS's in-place ``dsymv``/``dsyr``, one BLAS
+                    thread as olbench uses one core),
                     timed on the first ``--numpy-rows`` rows and scaled to ns/example;
 * ``river``         ``learn_one`` over dict rows (the dicts are built before timing), on the
                     first ``--river-rows`` rows; Perceptron with its intercept learning rate
@@ -48,6 +50,8 @@ from dataclasses import dataclass, field
 
 import numba
 import numpy as np
+from scipy.linalg.blas import dsymv, dsyr
+from threadpoolctl import threadpool_limits
 
 import olbench
 
@@ -60,6 +64,10 @@ KERNEL = ("kernel_pa1",)   # O(n d) per round: on --kernel-n rows, up to --kerne
 TARGET_HAND = 1.1     # olbench loop / hand loop <= 1.1
 TARGET_RIVER = 300.0  # river / olbench run >= 300
 TARGET_SKLEARN = 3.0  # sklearn / olbench run >= 3
+TARGET_CHAIN = 0.6    # olbench run / 1-chain loop (olbench before blocked sums), d >= 100
+TARGET_FLOOR = 1.5    # olbench run / memory-bandwidth floor <= 1.5 at d = 1000
+TARGET_BLAS = 1.3     # full covariances: olbench run / BLAS-based numpy loop <= 1.3
+CHAIN = ("perceptron", "pa1", "arow_diag")   # the rules the 1-chain target is judged on
 ETA, C, R, A0 = 1.0, 1.0, 1.0, 1.0
 SCW_ETA = 0.75
 PHI = float(__import__("statistics").NormalDist().inv_cdf(SCW_ETA))   # SCW's phi = Phi^-1(eta)
@@ -99,13 +107,41 @@ def make_olbench(rule: str, d: int = 1):
 # ----------------------------------------------------------------------------- hand loops
 # Written by hand for one rule each: no olbench code. Same arithmetic in the same order as
 # the rule's definition, so the final state is comparable to olbench's at tight tolerance.
+@numba.njit(inline="always", cache=True, fastmath=False)
+def _term(a, b, x, j):
+    return a[j] * x[j] if b is None else a[j] * x[j] * b[j]
+
+
+@numba.njit(inline="always", cache=True, fastmath=False)
+def hdot(a, b, x, blocked):
+    """sum_j a[j] x[j] (times b[j] when b is given). ``blocked``: in eight partial sums
+    combined in a fixed order, as olbench sums (olbench/kernels/rows.py); otherwise one term
+    at a time, as olbench summed before the sums were blocked (the "1-chain" column)."""
+    n = x.shape[0]
+    s0 = s1 = s2 = s3 = s4 = s5 = s6 = s7 = 0.0
+    k = 0
+    while blocked and k + 8 <= n:
+        s0 += _term(a, b, x, k)
+        s1 += _term(a, b, x, k + 1)
+        s2 += _term(a, b, x, k + 2)
+        s3 += _term(a, b, x, k + 3)
+        s4 += _term(a, b, x, k + 4)
+        s5 += _term(a, b, x, k + 5)
+        s6 += _term(a, b, x, k + 6)
+        s7 += _term(a, b, x, k + 7)
+        k += 8
+    rest = 0.0
+    while k < n:
+        rest += _term(a, b, x, k)
+        k += 1
+    return (((s0 + s1) + (s2 + s3)) + ((s4 + s5) + (s6 + s7))) + rest
+
+
 @numba.njit(cache=True, fastmath=False)
-def hand_perceptron(X, y, eta, w, margins, updated):
+def hand_perceptron(X, y, eta, w, margins, updated, blocked=True):
     n, d = X.shape
     for t in range(n):
-        m = 0.0
-        for j in range(d):
-            m += w[j] * X[t, j]
+        m = hdot(w, None, X[t], blocked)
         margins[t] = m
         if y[t] * m <= 0.0:
             a = eta * y[t]
@@ -117,18 +153,14 @@ def hand_perceptron(X, y, eta, w, margins, updated):
 
 
 @numba.njit(cache=True, fastmath=False)
-def hand_pa1(X, y, C, w, margins, updated):
+def hand_pa1(X, y, C, w, margins, updated, blocked=True):
     n, d = X.shape
     for t in range(n):
-        m = 0.0
-        for j in range(d):
-            m += w[j] * X[t, j]
+        m = hdot(w, None, X[t], blocked)
         margins[t] = m
         loss = 1.0 - y[t] * m
         if loss > 0.0:
-            sq = 0.0
-            for j in range(d):
-                sq += X[t, j] * X[t, j]
+            sq = hdot(X[t], None, X[t], blocked)
             if sq > 0.0:
                 a = y[t] * min(C, loss / sq)
                 for j in range(d):
@@ -139,17 +171,13 @@ def hand_pa1(X, y, C, w, margins, updated):
 
 
 @numba.njit(cache=True, fastmath=False)
-def hand_arow_diag(X, y, r, w, diag, margins, updated):
+def hand_arow_diag(X, y, r, w, diag, margins, updated, blocked=True):
     n, d = X.shape
     for t in range(n):
-        m = 0.0
-        for j in range(d):
-            m += w[j] * X[t, j]
+        m = hdot(w, None, X[t], blocked)
         margins[t] = m
         if y[t] * m < 1.0:
-            v = 0.0
-            for j in range(d):
-                v += diag[j] * X[t, j] * X[t, j]
+            v = hdot(diag, X[t], X[t], blocked)
             if v > 0.0:
                 beta = 1.0 / (v + r)
                 a = (1.0 - y[t] * m) * y[t] * beta
@@ -164,13 +192,11 @@ def hand_arow_diag(X, y, r, w, diag, margins, updated):
 
 
 @numba.njit(cache=True, fastmath=False)
-def hand_arow_full(X, y, r, w, S, margins, updated):
+def hand_arow_full(X, y, r, w, S, margins, updated, blocked=True):
     n, d = X.shape
     sx = np.empty(d)  # scratch, allocated once
     for t in range(n):
-        m = 0.0
-        for j in range(d):
-            m += w[j] * X[t, j]
+        m = hdot(w, None, X[t], blocked)
         margins[t] = m
         if y[t] * m < 1.0:
             # sx = S x, accumulated row by row (S is symmetric)
@@ -181,9 +207,7 @@ def hand_arow_full(X, y, r, w, S, margins, updated):
                 if xi != 0.0:
                     for j in range(d):
                         sx[j] += xi * S[i, j]
-            v = 0.0
-            for j in range(d):
-                v += sx[j] * X[t, j]
+            v = hdot(sx, None, X[t], blocked)
             if v > 0.0:
                 beta = 1.0 / (v + r)
                 a = (1.0 - y[t] * m) * y[t] * beta
@@ -199,15 +223,13 @@ def hand_arow_full(X, y, r, w, S, margins, updated):
 
 
 @numba.njit(cache=True, fastmath=False)
-def hand_scw_full(X, y, C, phi, w, S, margins, updated):
+def hand_scw_full(X, y, C, phi, w, S, margins, updated, blocked=True):
     """SCW-I (Wang, Zhao, Hoi 2012) with a full covariance, as its paper writes it."""
     n, d = X.shape
     sx = np.empty(d)
     psi, xi = 1.0 + phi * phi / 2.0, 1.0 + phi * phi
     for t in range(n):
-        m = 0.0
-        for j in range(d):
-            m += w[j] * X[t, j]
+        m = hdot(w, None, X[t], blocked)
         margins[t] = m
         for j in range(d):
             sx[j] = 0.0
@@ -216,9 +238,7 @@ def hand_scw_full(X, y, C, phi, w, S, margins, updated):
             if xi_t != 0.0:
                 for j in range(d):
                     sx[j] += xi_t * S[i, j]
-        v = 0.0
-        for j in range(d):
-            v += sx[j] * X[t, j]
+        v = hdot(sx, None, X[t], blocked)
         ym = y[t] * m
         if phi * np.sqrt(v) - ym > 0.0:
             alpha = (-ym * psi + np.sqrt(ym * ym * phi ** 4 / 4.0 + v * phi * phi * xi)) / (v * xi)
@@ -237,7 +257,7 @@ def hand_scw_full(X, y, C, phi, w, S, margins, updated):
 
 
 @numba.njit(cache=True, fastmath=False)
-def hand_sop_full(X, y, w, S, margins, updated):
+def hand_sop_full(X, y, w, S, margins, updated, blocked=True):
     """Second-order Perceptron: S = (a I + sum over mistakes x x')^-1, w = S v."""
     n, d = X.shape
     sx = np.empty(d)
@@ -249,11 +269,7 @@ def hand_sop_full(X, y, w, S, margins, updated):
             if xi != 0.0:
                 for j in range(d):
                     sx[j] += xi * S[i, j]
-        wx, v = 0.0, 0.0
-        for j in range(d):
-            wx += w[j] * X[t, j]
-        for j in range(d):
-            v += sx[j] * X[t, j]
+        wx, v = hdot(w, None, X[t], blocked), hdot(sx, None, X[t], blocked)
         m = wx / (1.0 + v)
         margins[t] = m
         if y[t] * m <= 0.0:
@@ -295,8 +311,10 @@ def hand_kernel_pa1(X, y, C, two_h2, coef, S, margins, updated):
     return n_sv
 
 
-def run_hand(rule: str, X, y):
-    """Run the hand loop; returns (seconds of the compiled call alone, w, aux state)."""
+def run_hand(rule: str, X, y, blocked: bool = True):
+    """Run the hand loop; returns (seconds of the compiled call alone, w, aux state).
+    ``blocked=False``: the same rule summing one term at a time (olbench before its sums were
+    blocked), for the "1-chain" column."""
     n, d = X.shape
     w, margins, updated = np.zeros(d), np.empty(n), np.empty(n, dtype=np.bool_)
     if rule == "kernel_pa1":
@@ -306,28 +324,28 @@ def run_hand(rule: str, X, y):
         return time.perf_counter() - start, coef[:n_sv], S[:n_sv]
     if rule == "perceptron":
         start = time.perf_counter()
-        hand_perceptron(X, y, ETA, w, margins, updated)
+        hand_perceptron(X, y, ETA, w, margins, updated, blocked)
         return time.perf_counter() - start, w, None
     if rule == "pa1":
         start = time.perf_counter()
-        hand_pa1(X, y, C, w, margins, updated)
+        hand_pa1(X, y, C, w, margins, updated, blocked)
         return time.perf_counter() - start, w, None
     if rule == "arow_diag":
         diag = np.full(d, A0)
         start = time.perf_counter()
-        hand_arow_diag(X, y, R, w, diag, margins, updated)
+        hand_arow_diag(X, y, R, w, diag, margins, updated, blocked)
         return time.perf_counter() - start, w, diag
     if rule == "sop_full":
         S = np.eye(d) / A0
         start = time.perf_counter()
-        hand_sop_full(X, y, w, S, margins, updated)
+        hand_sop_full(X, y, w, S, margins, updated, blocked)
         return time.perf_counter() - start, w, S
     S = A0 * np.eye(d)
     start = time.perf_counter()
     if rule == "scw_full":
-        hand_scw_full(X, y, C, PHI, w, S, margins, updated)
+        hand_scw_full(X, y, C, PHI, w, S, margins, updated, blocked)
     else:
-        hand_arow_full(X, y, R, w, S, margins, updated)
+        hand_arow_full(X, y, R, w, S, margins, updated, blocked)
     return time.perf_counter() - start, w, S
 
 
@@ -375,39 +393,41 @@ def run_numpy(rule: str, X, y):
                     beta = 1.0 / (v + R)
                     w += ((1.0 - yt * m) * yt * beta) * dx
                     diag -= beta * dx * dx
+    # full covariances: BLAS's symmetric mat-vec and rank-one update on one triangle, in
+    # place (dsymv, dsyr), the fastest a per-example NumPy loop can do
     elif rule == "scw_full":
-        S, psi, xi = A0 * np.eye(d), 1.0 + PHI ** 2 / 2.0, 1.0 + PHI ** 2
+        S, psi, xi = np.asfortranarray(A0 * np.eye(d)), 1.0 + PHI ** 2 / 2.0, 1.0 + PHI ** 2
         for t in range(n):
             x, yt = X[t], y[t]
-            sx = S @ x
+            sx = dsymv(1.0, S, x)
             ym, v = yt * (w @ x), sx @ x
             if PHI * np.sqrt(v) - ym > 0.0:
                 alpha = min(C, max(0.0, (-ym * psi + np.sqrt(ym ** 2 * PHI ** 4 / 4
                                                             + v * PHI ** 2 * xi)) / (v * xi)))
                 sqrt_u = 0.5 * (-alpha * v * PHI + np.sqrt((alpha * v * PHI) ** 2 + 4 * v))
                 w += (alpha * yt) * sx
-                S -= alpha * PHI / (sqrt_u + v * alpha * PHI) * np.outer(sx, sx)
+                S = dsyr(-alpha * PHI / (sqrt_u + v * alpha * PHI), sx, a=S, overwrite_a=1)
     elif rule == "sop_full":
-        S = np.eye(d) / A0
+        S = np.asfortranarray(np.eye(d) / A0)
         for t in range(n):
             x, yt = X[t], y[t]
-            sx = S @ x
+            sx = dsymv(1.0, S, x)
             beta = 1.0 / (1.0 + sx @ x)
             if yt * (w @ x) * beta <= 0.0:
                 w += ((yt - w @ x) * beta) * sx
-                S -= beta * np.outer(sx, sx)
+                S = dsyr(-beta, sx, a=S, overwrite_a=1)
     else:
-        S = A0 * np.eye(d)
+        S = np.asfortranarray(A0 * np.eye(d))
         for t in range(n):
             x, yt = X[t], y[t]
             m = w @ x
             if yt * m < 1.0:
-                sx = S @ x
+                sx = dsymv(1.0, S, x)
                 v = sx @ x
                 if v > 0.0:
                     beta = 1.0 / (v + R)
                     w += ((1.0 - yt * m) * yt * beta) * sx
-                    S -= beta * np.outer(sx, sx)
+                    S = dsyr(-beta, sx, a=S, overwrite_a=1)
     return time.perf_counter() - start, w
 
 
@@ -494,7 +514,7 @@ def bench_one(rule: str, X, y, args) -> Row:
     # machine's load hits both alike
     olbench.run(make_olbench(rule, d), X[:64], y[:64])
     run_hand(rule, X[:64], y[:64])
-    traces, walls, hand = [], [], []
+    traces, walls, hand, chain = [], [], [], []
     for _ in range(args.repeats):
         learner = make_olbench(rule, d)
         start = time.perf_counter()
@@ -503,10 +523,14 @@ def bench_one(rule: str, X, y, args) -> Row:
         traces.append(trace)
         del trace
         hand.append(run_hand(rule, X, y))
+        if rule in CHAIN:
+            chain.append(run_hand(rule, X, y, blocked=False)[0])
     trace = traces[-1]
     row.ns["olbench_run"] = ns(statistics.median(walls), n)
     row.ns["olbench_loop"] = ns(statistics.median(t.time_s for t in traces), n)
     row.ns["hand"] = ns(statistics.median(h[0] for h in hand), n)
+    row.ns["chain"] = ns(statistics.median(chain), n) if chain else None
+    row.ns["floor"] = ns(8.0 * d / args.bandwidth, 1)  # bytes of X per example / bandwidth
     row.rows["olbench_run"] = row.rows["olbench_loop"] = row.rows["hand"] = n
     row.updates = trace.n_updates / n
     w_ol, A_ol = trace.state["w"], trace.state["A"]
@@ -522,9 +546,10 @@ def bench_one(rule: str, X, y, args) -> Row:
     m = min(n, args.numpy_rows)
     ref = olbench.run(make_olbench(rule, d), X[:m], y[:m]).state["w"]
     timings = []
-    for _ in range(args.slow_repeats):
-        seconds, w_np = run_numpy(rule, X[:m], y[:m])
-        timings.append(seconds)
+    with threadpool_limits(1):
+        for _ in range(args.slow_repeats):
+            seconds, w_np = run_numpy(rule, X[:m], y[:m])
+            timings.append(seconds)
     row.ns["numpy"] = ns(statistics.median(timings), m)
     row.rows["numpy"] = m
     row.match["numpy"] = "yes" if _close(w_np, ref) else "NO"
@@ -578,17 +603,21 @@ def _verdict(value: float | None, target: float, at_most: bool) -> str:
     return "PASS" if ok else "MISS"
 
 
-COLUMNS = ("olbench_run", "olbench_loop", "hand", "numpy", "river", "sklearn")
+COLUMNS = ("olbench_run", "olbench_loop", "hand", "chain", "floor", "numpy", "river", "sklearn")
 
 
 def format_table(rows: list[Row]) -> str:
     """A Markdown table: ns/example, ratios, verdicts."""
-    head = ("| learner | d | upd % | olbench run | olbench loop | hand loop | numpy loop | river |"
-            " sklearn | loop/hand | numpy/run | river/run | sklearn/run | river/loop |"
-            " sklearn/loop | <=1.1x hand | >=300x river | >=3x sklearn |")
+    head = ("| learner | d | upd % | olbench run | olbench loop | hand loop | 1-chain loop |"
+            " bandwidth floor | numpy loop | river |"
+            " sklearn | loop/hand | run/1-chain | run/floor | numpy/run | river/run | sklearn/run |"
+            " river/loop | sklearn/loop | <=1.1x hand | <=0.6x 1-chain (d>=100) |"
+            " <=1.5x floor (d=1000) | full: <=1.3x numpy+BLAS | >=300x river | >=3x sklearn |")
     lines = [head, "|" + "---|" * (head.count("|") - 1)]
     for r in rows:
         loop_hand = r.ratio("olbench_loop", "hand")
+        run_chain = r.ratio("olbench_run", "chain") if r.d >= 100 else None
+        run_floor = r.ratio("olbench_run", "floor")
         numpy_run = r.ratio("numpy", "olbench_run")
         river_run = r.ratio("river", "olbench_run")
         sk_run = r.ratio("sklearn", "olbench_run")
@@ -597,12 +626,18 @@ def format_table(rows: list[Row]) -> str:
         cells = [LABEL[r.rule], str(r.d), f"{100 * r.updates:.0f}",
                  *(_fmt(r.ns.get(c)) for c in COLUMNS),
                  _fmt(loop_hand, 2) + "x" if loop_hand else "n/a",
+                 _fmt(run_chain, 2) + "x" if run_chain else "n/a",
+                 _fmt(run_floor, 1) + "x" if run_floor else "n/a",
                  _fmt(numpy_run) + "x" if numpy_run else "n/a",
                  _fmt(river_run) + "x" if river_run else "n/a",
                  _fmt(sk_run, 2) + "x" if sk_run else "n/a",
                  _fmt(river_loop) + "x" if river_loop else "n/a",
                  _fmt(sk_loop, 2) + "x" if sk_loop else "n/a",
                  _verdict(loop_hand, TARGET_HAND, True),
+                 _verdict(run_chain, TARGET_CHAIN, True),
+                 _verdict(run_floor if r.d == 1000 else None, TARGET_FLOOR, True),
+                 _verdict(1 / numpy_run if numpy_run and r.rule in FULL else None, TARGET_BLAS,
+                          True),
                  _verdict(river_run, TARGET_RIVER, False),
                  _verdict(sk_run, TARGET_SKLEARN, False)]
         lines.append("| " + " | ".join(cells) + " |")
@@ -648,6 +683,56 @@ def _loadavg() -> str:
         return "unknown"
 
 
+def copy_bandwidth(megabytes: int = 256, repeats: int = 5) -> float:
+    """Bytes per second of a large array copy (read + write counted as the bytes read, as a
+    pass over X reads them): the floor below which no pass over dense X can go."""
+    src = np.ones(megabytes * 2**20 // 8)
+    dst = np.empty_like(src)
+    np.copyto(dst, src)
+    best = min(_timed_copy(dst, src) for _ in range(repeats))
+    return src.nbytes / best
+
+
+def _timed_copy(dst, src) -> float:
+    start = time.perf_counter()
+    np.copyto(dst, src)
+    return time.perf_counter() - start
+
+
+def draw(rows: list[Row], path: str) -> None:
+    """ns/example against d, log-log: one panel per learner, one line per implementation,
+    the memory-bandwidth floor dashed."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    rules = list(dict.fromkeys(r.rule for r in rows))
+    styles = {"olbench_run": ("olbench run", "o", "-"), "hand": ("hand loop", "s", "--"),
+              "chain": ("1-chain loop", "^", ":"), "numpy": ("numpy loop", "v", "-."),
+              "river": ("river", "D", "-"), "sklearn": ("scikit-learn fit", "P", "--")}
+    fig, axes = plt.subplots(1, len(rules), figsize=(3.6 * len(rules), 3.4), squeeze=False,
+                             sharey=True)
+    for ax, rule in zip(axes[0], rules):
+        mine = sorted((r for r in rows if r.rule == rule), key=lambda r: r.d)
+        dims = [r.d for r in mine]
+        for key, (label, marker, line) in styles.items():
+            values = [r.ns.get(key) for r in mine]
+            if any(v is not None for v in values):
+                ax.plot(dims, [float("nan") if v is None else v for v in values], marker=marker,
+                        linestyle=line, label=label)
+        ax.plot(dims, [r.ns["floor"] for r in mine], color="0.5", linestyle=(0, (1, 1)),
+                label="bandwidth floor")
+        ax.set(xscale="log", yscale="log", xlabel="d (features)", title=LABEL[rule])
+        ax.title.set_fontsize(9)
+    axes[0][0].set_ylabel("ns per example (median)")
+    handles, labels = axes[0][0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="upper center", ncol=4, fontsize=8, frameon=False)
+    fig.tight_layout(rect=(0, 0, 1, 0.82))
+    fig.savefig(path, dpi=150)
+    plt.close(fig)
+
+
 def parse_args(argv=None):
     parser = argparse.ArgumentParser(
         description="ns/example of olbench.run vs a hand-written numba loop, a Python+NumPy "
@@ -679,6 +764,8 @@ def parse_args(argv=None):
                         help="largest d for the kernel learner (default 20)")
     parser.add_argument("--flip", type=float, default=0.1, help="label noise (default 0.1)")
     parser.add_argument("--seed", type=int, default=0, help="stream seed (default 0)")
+    parser.add_argument("--figure", default=None,
+                        help="also draw ns/example against d (log-log) into this PNG")
     args = parser.parse_args(argv)
     if args.quick:
         args.n = min(args.n, 5000)
@@ -689,7 +776,10 @@ def parse_args(argv=None):
 
 def main(argv=None) -> list[Row]:
     args = parse_args(argv)
+    args.bandwidth = copy_bandwidth(16 if args.quick else 256)
     print(environment())
+    print(f"copy bandwidth {args.bandwidth / 1e9:.2f} GB/s (np.copyto, best of 5): the floor "
+          f"of a pass over dense X is 8 d bytes / bandwidth per example")
     print(f"n = {args.n}, dims = {args.dims}, label noise {args.flip}, seed {args.seed}; "
           f"medians of {args.repeats} (olbench, hand), {args.sklearn_repeats} (sklearn), "
           f"{args.slow_repeats} (numpy, river)")
@@ -717,6 +807,9 @@ def main(argv=None) -> list[Row]:
     print("\nfinal weights equal to olbench's on the same rows (allclose rtol=atol=1e-9 unless "
           "noted)\n")
     print(format_checks(rows))
+    if args.figure:
+        draw(rows, args.figure)
+        print(f"\nfigure: {args.figure}")
     return rows
 
 

@@ -27,20 +27,20 @@ def as_features(X: Any, *, offset: int = 0, check_finite: bool = True):
     """X as float64 dense C-contiguous rows or canonical CSR; a clear ``ValueError`` for
     anything else (non-numeric or complex values, not 2-D) and for NaN/inf values, naming the
     first bad row (``offset`` is added to row numbers: the chunk's position in the stream).
-    ``check_finite=False`` skips that check for dense rows, whose pass over X would cost as
-    much as a Perceptron's whole loop: :func:`olbench.run`'s compiled loop catches non-finite
-    outputs itself. Sparse values are always checked (O(nnz))."""
+    ``check_finite=False`` skips that check, whose pass over X would cost as much as a
+    Perceptron's whole loop: :func:`olbench.run`'s compiled loop catches non-finite outputs
+    itself (a NaN/inf feature makes w.x NaN/inf, even where w is 0) and then calls
+    :func:`check_finite_features` to name the row."""
     if sp.issparse(X):
         if np.issubdtype(X.dtype, np.complexfloating):
             raise ValueError(f"features must be real numbers, got dtype {X.dtype}")
-        X = sp.csr_matrix(X, dtype=np.float64)  # copies unless already CSR float64
-        if not X.has_canonical_format:
+        if not (isinstance(X, sp.csr_matrix) and X.dtype == np.float64):
+            X = sp.csr_matrix(X, dtype=np.float64)  # kept as is otherwise: scipy caches
+        if not X.has_canonical_format:              # has_canonical_format on the object
             X = X.copy()  # never mutate the caller's matrix
             X.sum_duplicates()
-        bad = ~np.isfinite(X.data)
-        if bad.any():
-            rows = np.searchsorted(X.indptr, np.flatnonzero(bad), side="right") - 1
-            check_finite_rows(np.isin(np.arange(X.shape[0]), rows), offset, "a feature")
+        if check_finite:
+            check_finite_features(X, offset)
         return X
     try:
         X = np.asarray(X)
@@ -55,8 +55,19 @@ def as_features(X: Any, *, offset: int = 0, check_finite: bool = True):
         raise ValueError(f"features must be a 2-D array (rows x features), got shape {X.shape}")
     X = np.ascontiguousarray(X, dtype=np.float64)
     if check_finite and X.size and first_non_finite_row(X) >= 0:
-        check_finite_rows(~np.isfinite(X).all(axis=1), offset, "a feature")
+        check_finite_features(X, offset)
     return X
+
+
+def check_finite_features(X, offset: int = 0) -> None:
+    """Raise naming the first row of X (dense or CSR) with a NaN/inf value, if any."""
+    if sp.issparse(X):
+        bad = ~np.isfinite(X.data)
+        if bad.any():
+            rows = np.searchsorted(X.indptr, np.flatnonzero(bad), side="right") - 1
+            check_finite_rows(np.isin(np.arange(X.shape[0]), rows), offset, "a feature")
+        return
+    check_finite_rows(~np.isfinite(X).all(axis=1), offset, "a feature")
 
 
 def check_finite_rows(bad_rows: np.ndarray, offset: int, what: str) -> None:
