@@ -104,7 +104,7 @@ def run_experiment(experiment: str | None = None, *, seeds: Iterable[int] | None
     from hydra import compose, initialize_config_dir
 
     from olbench.cli import build_tasks, command_line, execute, results_folder
-    from olbench.listing import check_overrides
+    from olbench.listing import check_overrides, with_option_appends
     from olbench.tasks import CONF_DIR
 
     run = {"progress": False, "figures": figures}
@@ -113,6 +113,7 @@ def run_experiment(experiment: str | None = None, *, seeds: Iterable[int] | None
     args = overrides_for(experiment, seeds=seeds, overrides=overrides, **params)
     args += [o for o in _flatten({"run": run}) if o.split("=")[0] not in
              {a.split("=")[0] for a in args}]
+    args = with_option_appends(args)
     unknown = check_overrides(args)
     if unknown:
         raise ValueError(unknown)

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import hydra
 from hydra.core.hydra_config import HydraConfig
-from omegaconf import DictConfig, OmegaConf
+from omegaconf import DictConfig, ListConfig, OmegaConf
 
 from olbench import schema as col
 from olbench.failures import failure_lines
@@ -41,10 +41,17 @@ def _runs_single_cell(cfg: DictConfig, overrides: Sequence[str]) -> bool:
     return _is_single_cell(overrides) or cfg.grid is None
 
 
+def task_checkpoints(value) -> int | tuple[int, ...]:
+    """``run.checkpoints`` as a task holds it: a count, or a sorted tuple of rounds."""
+    if isinstance(value, (ListConfig, list, tuple)):
+        return tuple(sorted({int(v) for v in value}))
+    return int(value)
+
+
 def build_tasks(cfg: DictConfig, overrides: Sequence[str] = ()) -> tuple[str, list[Task]]:
     """The experiment's name and its tasks, from a composed config."""
-    common = dict(checkpoints=int(cfg.run.checkpoints), loss=cfg.loss,
-                  cache_dir=cfg.run.cache_dir)
+    common = dict(checkpoints=task_checkpoints(cfg.run.checkpoints), loss=cfg.loss,
+                  cache_dir=cfg.run.cache_dir, spacing=cfg.run.get("checkpoint_spacing", "log"))
     if _runs_single_cell(cfg, overrides):
         return "single", single_cell(cfg.stream, cfg.learner, cfg.get("comparator"),
                                      seeds=list(cfg.run.seeds), **common)
@@ -215,7 +222,7 @@ def compare_folders(args: Sequence[str]) -> int:
 
 def main() -> None:
     """Console entry point (``olbench``)."""
-    from olbench.listing import check_overrides
+    from olbench.listing import check_overrides, with_option_appends
 
     if sys.argv[1:] == ["--datasets"]:
         sys.exit(list_datasets())
@@ -223,6 +230,7 @@ def main() -> None:
         sys.exit(list_choices(sys.argv[2:]))
     if sys.argv[1:2] == ["--compare"]:
         sys.exit(compare_folders(sys.argv[2:]))
+    sys.argv[1:] = with_option_appends(sys.argv[1:])
     unknown = check_overrides(sys.argv[1:])
     if unknown:   # before Hydra, whose hint would be to append it with +
         print(f"olbench: {unknown}", file=sys.stderr)

@@ -18,6 +18,7 @@ from pathlib import Path
 import pandas as pd
 
 from olbench import schema as col
+from olbench.figures.style import styled
 from olbench.index import resolve
 from olbench.report import NONE, format_summary, mean_pm, short_names, summary_table
 from olbench.results import read_results
@@ -61,6 +62,7 @@ def side_by_side(table: pd.DataFrame, metric: str = col.MISTAKE_RATE) -> pd.Data
     return wide
 
 
+@styled   # the figures' look: no offset or ×10^k notation on any axis
 def _figure(tables: dict[str, pd.DataFrame], metric: str, path: Path) -> Path | None:
     """``metric`` against t: one panel per stream, a colour per learner, a line style per
     source (mean over seeds)."""

@@ -161,11 +161,12 @@ class Registry:
         if args:
             raise TypeError(f"{self.family} {key!r}: hyper-parameters are passed by name, "
                             f"e.g. {key}({names[0] if names else 'name'}={args[0]!r}), not "
-                            f"by position; {_param_list(names)}")
+                            f"by position; {_param_list(names, tuple(cls.optional_params))}")
         unknown = sorted(set(params) - set(names))
         if unknown:
             raise TypeError(f"{self.family} {key!r} has no parameter "
-                            f"{', '.join(unknown)}; {_param_list(names)}")
+                            f"{', '.join(unknown)}; "
+                            f"{_param_list(names, tuple(cls.optional_params))}")
         return cls(**params)
 
     def items(self):
@@ -173,8 +174,10 @@ class Registry:
         return sorted(self._classes.items())
 
 
-def _param_list(names: list[str]) -> str:
-    return "its parameters: " + (", ".join(sorted(names)) if names else "none")
+def _param_list(names: list[str], options=()) -> str:
+    own = sorted(n for n in names if n not in options)
+    text = "its parameters: " + (", ".join(own) if own else "none")
+    return text + (f" (and the options {', '.join(options)})" if options else "")
 
 
 def import_submodules(package_name: str, package_path) -> None:
@@ -271,6 +274,10 @@ class Component:
     display_label: ClassVar[str | None] = None
     #: Parameters a display name always shows; the others show when not at their default.
     display_params: ClassVar[tuple[str, ...]] = ()
+    #: Options a whole family accepts besides each class's own parameters (e.g. a learner's
+    #: ``init``): ``{name: (default, constraint)}``. At their default they are left out of
+    #: :meth:`get_params`, names and configs, so adding one changes no existing name or run.
+    optional_params: ClassVar[Mapping[str, tuple[Any, Constraint]]] = {}
 
     def __init_subclass__(cls, key: str | None = None, **kwargs: Any):
         super().__init_subclass__(**kwargs)
@@ -280,11 +287,16 @@ class Component:
 
     @classmethod
     def param_names(cls) -> list[str]:
+        """The class's own keyword-only parameters, then the family's ``optional_params``."""
         sig = inspect.signature(cls.__init__)
-        return [p.name for p in sig.parameters.values() if p.kind is p.KEYWORD_ONLY]
+        own = [p.name for p in sig.parameters.values() if p.kind is p.KEYWORD_ONLY]
+        return own + [name for name in cls.optional_params if name not in own]
 
     def get_params(self) -> dict[str, Any]:
-        return {name: getattr(self, name) for name in self.param_names()}
+        """Every parameter by name; an optional one only when it is not at its default."""
+        return {name: getattr(self, name) for name in self.param_names()
+                if name not in self.optional_params
+                or not _same(getattr(self, name), self.optional_params[name][0])}
 
     def clone(self, **overrides: Any):
         """A fresh, unfitted copy with the same (or overridden) hyper-parameters."""
@@ -304,8 +316,9 @@ class Component:
     def param_defaults(cls) -> dict[str, Any]:
         """The default of each keyword-only hyper-parameter that has one."""
         sig = inspect.signature(cls.__init__)
-        return {p.name: p.default for p in sig.parameters.values()
-                if p.kind is p.KEYWORD_ONLY and p.default is not p.empty}
+        own = {p.name: p.default for p in sig.parameters.values()
+               if p.kind is p.KEYWORD_ONLY and p.default is not p.empty}
+        return {**own, **{k: v[0] for k, v in cls.optional_params.items() if k not in own}}
 
     @classmethod
     def display_title(cls, params: Mapping[str, Any]) -> str:
@@ -335,7 +348,8 @@ class Component:
 
     def validate(self) -> None:
         """Check every hyper-parameter against its declared constraint."""
-        for param, constraint in self.constraints.items():
+        optional = {k: v[1] for k, v in self.optional_params.items()}
+        for param, constraint in {**optional, **self.constraints}.items():
             value = getattr(self, param)
             if not constraint.check(value):
                 raise InvalidParameterError(

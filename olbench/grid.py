@@ -25,8 +25,9 @@ from olbench.interrupt import exit_with_parent
 from olbench.results import RunLocks, RunStore, versions
 from olbench.tasks import Task, registry_key
 
-#: runs on streams of at most this many features keep their final weights (``final_w``)
-MAX_D_FOR_WEIGHTS = 3
+#: runs on streams of at most this many features keep their final weights (``final_w``):
+#: decision boundaries (d <= 3) and kernel-model fits at up to 64 centres (textbook figures)
+MAX_D_FOR_WEIGHTS = 64
 
 
 # ----------------------------------------------------------------------------- one run
@@ -87,7 +88,7 @@ def _loss_task(loss: str | None) -> str | None:
 def run_task(task: Task) -> pd.DataFrame:
     """Run one task and return its rows; an exception becomes one row with status=error."""
     import olbench
-    from olbench.checkpoints import log_checkpoints
+    from olbench.checkpoints import make_checkpoints
     from olbench.metrics import metrics_table
 
     start = time.perf_counter()
@@ -100,7 +101,7 @@ def run_task(task: Task) -> pd.DataFrame:
         learner = instantiate(task.learner, _convert_="all")
         ident.update({col.STREAM: stream.name, col.LEARNER: learner.name})
         meta = stream.meta if whole is None else whole[2]
-        ks = log_checkpoints(meta.n, task.checkpoints)
+        ks = make_checkpoints(meta.n, task.checkpoints, task.spacing)
         data = (stream,) if whole is None else whole[:2]
         trace = olbench.run(learner, *data, loss=task.loss, checkpoints=ks)
         fits = {}
@@ -117,7 +118,9 @@ def run_task(task: Task) -> pd.DataFrame:
         rows[col.STATUS] = col.OK
         ident.update({col.STREAM_N: meta.n, col.STREAM_D: meta.d, col.STREAM_RADIUS: meta.radius,
                       col.STREAM_MARGIN: meta.margin, col.STREAM_FINGERPRINT: meta.fingerprint})
-        if meta.d <= MAX_D_FOR_WEIGHTS:  # small enough to keep: decision-boundary figures
+        # small enough to keep (decision-boundary figures), or the weights over the features
+        # of a 1-D input (meta.extra["x"]: the fitted-function figure)
+        if meta.d <= MAX_D_FOR_WEIGHTS or "x" in meta.extra:
             ident[col.FINAL_W] = json.dumps(trace.state["w"].tolist())
     except Exception as error:  # recorded as a row; the grid goes on
         message = f"error: {type(error).__name__}: {error}"

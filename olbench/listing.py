@@ -8,8 +8,10 @@ Hydra's hint to append it with ``+``.
 
 >>> print(describe("learner", "pa"))          # doctest: +ELLIPSIS
 learner=pa: Passive-Aggressive classifier: PA, PA-I, PA-II (Crammer et al., JMLR 7, 2006).
-  C        1.0  a number in (0, inf)
-  variant  pa1  one of 'pa', 'pa1', 'pa2'
+  C          1.0    a number in (0, inf)
+  variant    pa1    one of 'pa', 'pa1', 'pa2'
+  init       zeros  one of 'zeros', 'randn'
+  init_seed  0      an integer in [0, inf)
 """
 
 from __future__ import annotations
@@ -60,8 +62,13 @@ def parameters(group: str, key: str) -> list[Parameter]:
     """The parameters of ``group=key``: default (from its config) and allowed values."""
     cls = _target(group, key)
     constraints = getattr(cls, "constraints", {})
-    return [Parameter(name, default, str(constraints[name]) if name in constraints else "")
-            for name, default in _config(group, key).items() if not name.startswith("_")]
+    listed = [Parameter(name, default, str(constraints[name]) if name in constraints else "")
+              for name, default in _config(group, key).items() if not name.startswith("_")]
+    # the family's options (a learner's init), which configs leave out at their default
+    optional = getattr(cls, "optional_params", {})
+    return listed + [Parameter(name, default, str(constraint))
+                     for name, (default, constraint) in optional.items()
+                     if name not in {p.name for p in listed}]
 
 
 def _summary_line(group: str, key: str) -> str:
@@ -74,7 +81,10 @@ def _summary_line(group: str, key: str) -> str:
 
 
 def _value(v: Any) -> str:
-    """As it is written on the command line."""
+    """As it is written on the command line; a nested component (a wrapped stream) by its
+    class, whose parameters are set as ``stream.stream.<name>=...``."""
+    if isinstance(v, dict) and "_target_" in v:
+        return f"{str(v['_target_']).rsplit('.', 1)[-1]}(...)"
     return "null" if v is None else str(v).lower() if isinstance(v, bool) else str(v)
 
 
@@ -148,6 +158,32 @@ def unknown_parameter(group: str, key: str, name: str) -> str:
         head = f"{group} {key} has no parameter {name!r}{hint}. Its parameters:"
         tail = f"\n(olbench --list {group} lists every {group} with its parameters)"
     return head + "\n" + "\n".join(describe(group, key).splitlines()[1:]) + tail
+
+
+def with_option_appends(arguments: list[str]) -> list[str]:
+    """The overrides with ``group.<option>=v`` written ``+group.<option>=v`` where the option
+    is one the chosen component's family accepts but its config leaves out (a learner's
+    ``init``), so ``learner.init=randn`` works as every other parameter does.
+
+    >>> with_option_appends(["learner=pa", "learner.init=randn", "learner.C=2"])
+    ['learner=pa', '+learner.init=randn', 'learner.C=2']
+    """
+    from hydra.core.override_parser.types import OverrideType
+
+    parsed = {a: _parse(a) for a in arguments}
+    chosen = {g: _default_choice(g) for g in GROUPS}
+    for o in filter(None, parsed.values()):
+        if o.key_or_group in GROUPS and o.type is OverrideType.CHANGE \
+                and not o.is_sweep_override():
+            chosen[o.key_or_group] = str(o.value())
+    out = []
+    for argument, o in parsed.items():
+        group, dot, name = (o.key_or_group.partition(".") if o is not None else ("", "", ""))
+        key = chosen.get(group)
+        cls = _target(group, key) if dot and key in choices(group) else None
+        option = name in getattr(cls, "optional_params", {}) and name not in _config(group, key)
+        out.append(f"+{argument}" if option and o.type is OverrideType.CHANGE else argument)
+    return out
 
 
 def check_overrides(arguments: list[str]) -> str | None:

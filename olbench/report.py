@@ -317,6 +317,22 @@ def _grid_lines(table: pd.DataFrame) -> list[str]:
     return lines
 
 
+def figure_caption(stem: str, captions: Mapping[str, str]) -> str:
+    """The caption of the figure file ``stem``: its own, else that of the figure kind it is
+    one of (``sweep_gamma`` is a ``sweep``, ``fit_0`` a ``fit``), else the stem in words.
+
+    >>> caps = {"sweep": "Against a swept parameter.", "regret_loglog": "Log-log."}
+    >>> figure_caption("sweep_gamma", caps), figure_caption("regret_loglog", caps)
+    ('Against a swept parameter.', 'Log-log.')
+    >>> figure_caption("mistakes", caps)
+    'mistakes'
+    """
+    if stem in captions:
+        return captions[stem]
+    kinds = [k for k in captions if stem.startswith(k + "_")]
+    return captions[max(kinds, key=len)] if kinds else stem.replace("_", " ")
+
+
 def _figure_lines(figures, out_dir: Path, captions: Mapping[str, str]) -> list[str]:
     if figures is None:
         figures = sorted((out_dir / "figures").glob("*.png"))
@@ -324,7 +340,7 @@ def _figure_lines(figures, out_dir: Path, captions: Mapping[str, str]) -> list[s
     lines = []
     for f in pngs:
         rel = Path(os.path.relpath(f, out_dir)).as_posix()
-        caption = captions.get(f.stem, f.stem.replace("_", " "))
+        caption = figure_caption(f.stem, captions)
         lines += [f"### {f.stem.replace('_', ' ')}", "", f"![{f.stem}]({rel})", "",
                   f"*{caption}*", ""]
     return lines or ["No figures."]

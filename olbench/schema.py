@@ -99,7 +99,8 @@ COLUMNS = {
     STREAM_RADIUS: "R = max_t ||x_t||",
     STREAM_MARGIN: "gamma w.r.t. the generating vector (synthetic streams)",
     STREAM_FINGERPRINT: "sha256 of the stream's bytes (same seed, same fingerprint)",
-    FINAL_W: "the final weights as JSON (streams of at most 3 features: boundary figures)",
+    FINAL_W: "the final weights as JSON (streams of at most 64 features: boundary, textbook "
+             "and fitted-function figures)",
 }
 
 #: the first columns of a stored table, in this order (the rest follow alphabetically)

@@ -9,6 +9,14 @@ key (its defaults come from ``conf/<group>/<key>.yaml``) or a mapping::
         params: {variant: pa1}            # fixed values
         sweep: {C: [0.1, 1.0, 10.0]}      # one task per value (product over swept params)
 
+A study whose streams need different learners (classification and regression figures of
+one chapter, say) lists ``blocks``: sub-grids, each with its own streams and learners (and
+comparators, else the grid's), expanded one after the other with the grid's seeds::
+
+    blocks:
+      - {streams: [sugiyama_clusters], learners: [pa]}
+      - {streams: [sinc], learners: [rls]}
+
 A *task* is one (stream, learner, seed), measured against every comparator of the grid
 (comparators never rerun a learner). The stream's ``seed`` is a child of the run seed, derived
 here, before dispatch, so the table is the same whatever ``n_jobs`` or backend. Running the
@@ -57,14 +65,17 @@ class Task:
     stream: dict
     learner: dict
     comparators: tuple = ()
-    checkpoints: int = 25
+    checkpoints: int | tuple[int, ...] = 25
     loss: str | None = None
     cache_dir: str | None = field(default=None, compare=False)
+    spacing: str = "log"
 
     @property
     def run_id(self) -> str:
         spec = [self.experiment, self.seed, self.stream, self.learner, list(self.comparators),
                 self.checkpoints, self.loss]
+        if self.spacing != "log":   # so that the ids (and resumed results) of log runs stay
+            spec.append(self.spacing)
         return hashlib.sha256(json.dumps(spec, sort_keys=True, default=str).encode()
                               ).hexdigest()[:16]
 
@@ -110,28 +121,53 @@ def component_specs(group: str, entries: Iterable[Any]) -> list[dict]:
 
 
 def _with_seed(spec: dict, seed: int) -> dict:
+    """The stream spec with its ``seed`` (if it has one) a child of the run seed; a stream
+    wrapped by another (``stream: {_target_: ...}``, e.g. ``passes``) gets a child of its
+    wrapper's child, so every level varies with the run seed, independently."""
+    seed = child_seed(seed, "stream")
+    inner = spec.get("stream")
+    if isinstance(inner, dict) and "_target_" in inner:
+        spec = {**spec, "stream": _with_seed(inner, seed)}
     if "seed" in get_class(spec["_target_"]).param_names():
-        return {**spec, "seed": child_seed(seed, "stream")}
+        return {**spec, "seed": seed}
     return spec
 
 
 def expand(grid: Any, *, seeds: Iterable[int], experiment: str = "single",
-           checkpoints: int = 25, loss: str | None = None,
-           cache_dir: str | None = None) -> list[Task]:
+           checkpoints: int | tuple[int, ...] = 25, loss: str | None = None,
+           cache_dir: str | None = None, spacing: str = "log") -> list[Task]:
     """The tasks of a grid: streams x learners x seeds, each with all comparators."""
     grid = _plain(grid)
-    unknown = set(grid) - {"seeds", *GROUPS}
+    unknown = set(grid) - {"seeds", "blocks", *GROUPS}
     if unknown:
         raise GridError(f"unknown grid fields {sorted(unknown)}; a grid has seeds, "
-                        + ", ".join(GROUPS))
+                        + ", ".join(GROUPS) + " (or blocks of them)")
+    if grid.get("blocks") is not None:
+        return _expand_blocks(grid, seeds=seeds, experiment=experiment,
+                              checkpoints=checkpoints, loss=loss, cache_dir=cache_dir)
     streams = component_specs("stream", grid.get("streams"))
     learners = component_specs("learner", grid.get("learners"))
     comparators = tuple(component_specs("comparator", grid.get("comparators")))
     if not streams or not learners:
         raise GridError("an experiment grid needs at least one stream and one learner")
     return [Task(experiment, int(seed), _with_seed(stream, seed), learner, comparators,
-                 checkpoints, loss, cache_dir)
+                 checkpoints, loss, cache_dir, spacing)
             for seed in seeds for stream in streams for learner in learners]
+
+
+def _expand_blocks(grid: dict, **common) -> list[Task]:
+    blocks = grid["blocks"]
+    if not isinstance(blocks, list) or not blocks:
+        raise GridError(f"grid.blocks must be a non-empty list of sub-grids, got {blocks!r}")
+    if grid.get("streams") or grid.get("learners"):
+        raise GridError("a grid with blocks lists its streams and learners inside the blocks")
+    tasks = []
+    for number, block in enumerate(blocks):
+        if not isinstance(block, dict) or set(block) - set(GROUPS):
+            raise GridError(f"grid.blocks[{number}] must be a mapping of "
+                            f"{', '.join(GROUPS)}; got {block!r}")
+        tasks += expand({"comparators": grid.get("comparators"), **block}, **common)
+    return tasks
 
 
 def single_cell(stream: Any, learner: Any, comparator: Any, **kw) -> list[Task]:
@@ -140,7 +176,7 @@ def single_cell(stream: Any, learner: Any, comparator: Any, **kw) -> list[Task]:
     comparators = (_plain(comparator),) if comparator is not None else ()
     return [Task(kw.get("experiment", "single"), int(s), _with_seed(_plain(stream), s),
                  _plain(learner), comparators, kw.get("checkpoints", 25), kw.get("loss"),
-                 kw.get("cache_dir")) for s in seeds]
+                 kw.get("cache_dir"), kw.get("spacing", "log")) for s in seeds]
 
 
 def validate(tasks: list[Task]) -> None:

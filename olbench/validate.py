@@ -88,9 +88,15 @@ def _batch_size(v: Any) -> str | None:
 
 
 def _checkpoints(v: Any) -> str | None:
-    if _is_int(v) and v >= 1:
-        return None
-    return "must be an integer >= 1 (log-spaced checkpoints per run, plus the final round)"
+    from olbench.checkpoints import checkpoints_problem
+
+    return checkpoints_problem(OmegaConf.to_container(v) if isinstance(v, ListConfig) else v)
+
+
+def _spacing(v: Any) -> str | None:
+    from olbench.checkpoints import spacing_problem
+
+    return spacing_problem(v)
 
 
 def _flag(v: Any) -> str | None:
@@ -120,7 +126,7 @@ def _loss(v: Any) -> str | None:
 #: run.<option> -> its check (options a config may lack are skipped)
 RUN_CHECKS: dict[str, Callable[[Any], str | None]] = {
     "n_jobs": _n_jobs, "backend": _backend, "batch_size": _batch_size,
-    "seeds": seeds_problem, "checkpoints": _checkpoints,
+    "seeds": seeds_problem, "checkpoints": _checkpoints, "checkpoint_spacing": _spacing,
     "output_dir": writable_folder_problem, "cache_dir": _cache_dir,
     "force": _flag, "progress": _flag, "figures": _flag,
     "scheduler": _optional_text, "name": _optional_text}

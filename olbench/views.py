@@ -137,14 +137,31 @@ def ok_rows(table: pd.DataFrame) -> pd.DataFrame:
     return table[table[col.STATUS].eq(col.OK)]
 
 
+def short_label(rows: pd.DataFrame, concept: str, table: pd.DataFrame | None = None) -> pd.Series:
+    """Per row of ``rows``, the display name of its ``concept`` (:func:`label`, then
+    :func:`display_names` over every ok run of ``table``, default ``rows``: the same name
+    gets the same short name in every view of one table, and two settings never share one).
+
+    >>> tb = pd.DataFrame({"status": "ok", "learner": ["PA[C=1.0,variant=pa1,seed=1]"]})
+    >>> short_label(tb, "learner").tolist()
+    ['PA-I (C=1)']
+    """
+    full = label(ok_rows(rows if table is None else table), concept)
+    names = display_names(ordered(full))
+    return label(rows, concept).map(lambda n: names.get(n, display_name(n)))
+
+
 def per_checkpoint(table: pd.DataFrame) -> pd.DataFrame:
     """One row per (run_id, t) of the ok runs, with ``stream_label`` and ``learner_label``
-    (the names without ``seed=``) added; bound columns are dropped."""
+    (the display names, :func:`short_label`) and ``stream_name`` and ``learner_name`` (the
+    full names without ``seed=``) added; bound columns are dropped."""
     ok = ok_rows(table).drop_duplicates([col.RUN_ID, col.T])
     bound_cols = [col.BOUND_NAME, col.QUANTITY, col.BOUND, col.OBSERVED, col.RATIO, col.BOUND_HOLDS,
                   col.SKIP_REASON]
     return (ok.drop(columns=[c for c in bound_cols if c in ok])
-              .assign(stream_label=label(ok, col.STREAM), learner_label=label(ok, col.LEARNER))
+              .assign(stream_label=short_label(ok, col.STREAM, table),
+                      learner_label=short_label(ok, col.LEARNER, table),
+                      stream_name=label(ok, col.STREAM), learner_name=label(ok, col.LEARNER))
               .sort_values(["stream_label", "learner_label", col.SEED, col.T])
               .reset_index(drop=True))
 
@@ -159,6 +176,75 @@ def one_per_learner(cp: pd.DataFrame) -> pd.DataFrame:
     """For comparator-free metrics (mistakes, updates, time) of :func:`per_checkpoint` rows:
     runs that differ only by comparator count once."""
     return cp.drop_duplicates(["stream_label", "learner_label", col.SEED, col.T])
+
+
+def windowed_rate(cp: pd.DataFrame, value: str = col.MISTAKES) -> pd.DataFrame:
+    """Per run, the rate of a cumulative ``value`` within each window between consecutive
+    checkpoints, (value(t_k) - value(t_{k-1})) / (t_k - t_{k-1}), at t = t_k (the first
+    window starts at round 0); ``cp``: :func:`per_checkpoint` rows. Column ``rate``.
+
+    >>> cp = pd.DataFrame({"run_id": "a", "t": [100, 200, 400], "mistakes": [10, 10, 50]})
+    >>> windowed_rate(cp)["rate"].tolist()
+    [0.1, 0.0, 0.2]
+    """
+    cp = cp.sort_values([col.RUN_ID, col.T])
+    runs = cp.groupby(col.RUN_ID)
+    d_value = runs[value].diff().fillna(cp[value])
+    d_t = runs[col.T].diff().fillna(cp[col.T])
+    return cp.assign(rate=d_value / d_t).reset_index(drop=True)
+
+
+# --------------------------------------------------------------------------- sweeps
+def _number(v) -> bool:
+    return isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, bool)
+
+
+def swept_parameters(cp: pd.DataFrame) -> list[tuple[str, str]]:
+    """The numeric parameters a grid swept: ``(concept, param)`` ("stream" or "learner") for
+    each parameter that takes several numeric values among the names (seed dropped) of one
+    class; ``cp``: :func:`per_checkpoint` rows. The seed is a replicate, never a sweep;
+    categorical parameters (PA's variant) make different learners, not a sweep.
+
+    >>> cp = pd.DataFrame({"stream_name": ["S[g=0.1,n=5]", "S[g=0.2,n=5]", "T[k=1]"],
+    ...                    "learner_name": ["P[v=a]", "P[v=b]", "P[v=a]"]})
+    >>> swept_parameters(cp)
+    [('stream', 'g')]
+    """
+    from olbench.component import parse_name
+
+    found: list[tuple[str, str]] = []
+    for concept in (col.STREAM, col.LEARNER):
+        values: dict[tuple[str, str], set] = {}
+        for name in ordered(cp[f"{concept}_name"]):
+            title, params = parse_name(name)
+            for param, value in params.items():
+                values.setdefault((title, param), set()).add(value)
+        for (_, param), seen in values.items():
+            if (len(seen) > 1 and all(_number(v) for v in seen)
+                    and (concept, param) not in found):
+                found.append((concept, param))
+    return found
+
+
+def sweep_rows(fin: pd.DataFrame, concept: str, param: str) -> pd.DataFrame:
+    """The final rows of the runs whose ``concept`` name has ``param``, with ``value`` (its
+    value), ``series`` (the learner's full name, without ``param`` when the sweep is the
+    learner's) and ``panel`` (the stream's, without ``param`` when the sweep is the stream's).
+
+    >>> fin = pd.DataFrame({"stream_name": ["S[g=0.1,n=5]", "S[g=0.2,n=5]", "T[k=1]"],
+    ...                     "learner_name": "P"})
+    >>> sweep_rows(fin, "stream", "g")[["value", "series", "panel"]].values.tolist()
+    [[0.1, 'P', 'S[n=5]'], [0.2, 'P', 'S[n=5]']]
+    """
+    from olbench.component import parse_name
+
+    names = fin[f"{concept}_name"]
+    value = names.map(lambda n: parse_name(n)[1].get(param))
+    rows = fin[value.notna() & value.map(_number)].assign(value=value.astype(float))
+    swept = rows[f"{concept}_name"].map(lambda n: drop_param(n, param))
+    if concept == col.STREAM:
+        return rows.assign(series=rows["learner_name"], panel=swept)
+    return rows.assign(series=swept, panel=rows["stream_name"])
 
 
 # --------------------------------------------------------------------------- statistics
@@ -177,20 +263,49 @@ def mean_band(cp: pd.DataFrame, value: str, by: list[str], z: float = 1.96) -> p
                          "k": g["count"]}).reset_index()
 
 
-def loglog_slope(t, y, tail: float = 0.5) -> float:
-    """Least-squares slope of log y vs log t over the last ``tail`` fraction of the points
-    (only points with y > 0 count; NaN if fewer than two remain).
+def median_band(cp: pd.DataFrame, value: str, by: list[str]) -> pd.DataFrame:
+    """Median of ``value`` over seeds at each checkpoint, with the interquartile range as the
+    band: a robust centre for timings, where one preempted seed must not move the line.
 
-    >>> t = np.geomspace(1, 1e4, 20); round(loglog_slope(t, 3 * t ** 0.5), 6)
-    0.5
+    Returns ``by + ["t", "mean", "lo", "hi", "k"]`` (``mean`` holds the median, so that
+    figures draw either band alike).
+
+    >>> cp = pd.DataFrame({"g": "a", "t": 1, "v": [1.0, 2.0, 3.0, 100.0]})
+    >>> median_band(cp, "v", ["g"])[["mean", "lo", "hi", "k"]].values.tolist()
+    [[2.5, 1.75, 27.25, 4.0]]
+    """
+    g = cp.dropna(subset=[value]).groupby(by + [col.T])[value]
+    out = pd.DataFrame({"mean": g.median(), "lo": g.quantile(0.25), "hi": g.quantile(0.75),
+                        "k": g.count()})
+    return out.reset_index()
+
+
+def loglog_fit(t, y, tail: float = 0.5) -> tuple[float, float, float, int]:
+    """Least-squares slope of log y vs log t over the last ``tail`` fraction of the points
+    (only points with y > 0 count), with the range of t it was fitted over and the number
+    of points: ``(slope, t_first, t_last, points)``; NaNs and 0 points if fewer than two.
+
+    >>> t = np.geomspace(1, 1e4, 20); s, a, b, k = loglog_fit(t, 3 * t ** 0.5)
+    >>> round(s, 6), round(a), round(b), k
+    (0.5, 127, 10000, 10)
     """
     t, y = np.asarray(t, float), np.asarray(y, float)
     start = len(t) - int(np.ceil(tail * len(t)))
     t, y = t[start:], y[start:]
     keep = (y > 0) & (t > 0) & np.isfinite(y)
     if keep.sum() < 2:
-        return float("nan")
-    return float(np.polyfit(np.log(t[keep]), np.log(y[keep]), 1)[0])
+        return float("nan"), float("nan"), float("nan"), 0
+    slope = float(np.polyfit(np.log(t[keep]), np.log(y[keep]), 1)[0])
+    return slope, float(t[keep].min()), float(t[keep].max()), int(keep.sum())
+
+
+def loglog_slope(t, y, tail: float = 0.5) -> float:
+    """The slope of :func:`loglog_fit` (NaN if fewer than two positive points).
+
+    >>> t = np.geomspace(1, 1e4, 20); round(loglog_slope(t, 3 * t ** 0.5), 6)
+    0.5
+    """
+    return loglog_fit(t, y, tail)[0]
 
 
 # --------------------------------------------------------------------------- bounds
@@ -211,7 +326,30 @@ def final_bound_checks(table: pd.DataFrame) -> pd.DataFrame:
     last = ok[col.T].eq(ok.groupby(col.RUN_ID)[col.T].transform("max"))
     rows = ok[last & ok[col.BOUND_NAME].notna() & ok[col.BOUND].notna() & ok[col.OBSERVED].notna()]
     return rows.assign(violated=rows[col.BOUND_HOLDS].map(bound_flag).eq(False),
-                       learner_label=label(rows, col.LEARNER)).reset_index(drop=True)
+                       learner_label=short_label(rows, col.LEARNER, table)).reset_index(drop=True)
+
+
+def bound_curves(table: pd.DataFrame, quantity: str) -> pd.DataFrame:
+    """The bounds on ``quantity`` (e.g. "regret") at every checkpoint, averaged over seeds:
+    one row per (stream_label, learner_label, bound_name, t) with ``bound``; empty when no
+    run checked one.
+
+    >>> tb = pd.DataFrame({"status": "ok", "run_id": ["a", "a", "b"], "t": [1, 2, 2],
+    ...     "stream": "S", "learner": "L", "bound_name": "b", "quantity": "regret",
+    ...     "bound": [1.0, 2.0, 4.0]})
+    >>> bound_curves(tb, "regret")[["t", "bound"]].values.tolist()
+    [[1.0, 1.0], [2.0, 3.0]]
+    """
+    ok = ok_rows(table)
+    if col.BOUND_NAME not in ok or col.QUANTITY not in ok:
+        return pd.DataFrame(columns=["stream_label", "learner_label", col.BOUND_NAME, col.T,
+                                     col.BOUND])
+    rows = ok[ok[col.QUANTITY].eq(quantity) & ok[col.BOUND].notna()]
+    rows = rows.drop_duplicates([col.RUN_ID, col.T, col.BOUND_NAME])
+    rows = rows.assign(stream_label=short_label(rows, col.STREAM, table),
+                       learner_label=short_label(rows, col.LEARNER, table))
+    keys = ["stream_label", "learner_label", col.BOUND_NAME, col.T]
+    return rows.groupby(keys)[col.BOUND].mean().reset_index()
 
 
 def novikoff_bounds(table: pd.DataFrame) -> pd.Series:
@@ -220,4 +358,4 @@ def novikoff_bounds(table: pd.DataFrame) -> pd.Series:
     if col.BOUND_NAME not in ok:
         return pd.Series(dtype=float)
     rows = ok[ok[col.BOUND_NAME].eq("novikoff") & ok[col.BOUND].notna()]
-    return rows.groupby(label(rows, col.STREAM))[col.BOUND].median()
+    return rows.groupby(short_label(rows, col.STREAM, table))[col.BOUND].median()

@@ -235,6 +235,10 @@ CONFIG_CASES = [
     ({"seeds": [-1]}, "run.seeds=[-1]: seeds must be integers in [0, 2^63 - 1]; -1 is not"),
     ({"seeds": [0, 0]}, "run.seeds=[0, 0]: lists a seed twice"),
     ({"checkpoints": -5}, "run.checkpoints=-5: must be an integer >= 1"),
+    ({"checkpoints": [100, 0]}, "run.checkpoints=[100, 0]: 0 is not a round"),
+    ({"checkpoints": "many"}, "run.checkpoints='many': must be an integer >= 1"),
+    ({"checkpoint_spacing": "cubic"},
+     "run.checkpoint_spacing='cubic': must be one of log, linear"),
     ({"force": "yes"}, "run.force='yes': must be true or false"),
 ]
 

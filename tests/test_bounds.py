@@ -9,6 +9,7 @@ import pytest
 
 import olbench
 from olbench import bounds
+from olbench import schema as col
 from olbench.bounds import BoundViolation
 from olbench.checkpoints import log_checkpoints
 from olbench.comparators import BestFixed, MaxMargin, PrefixBest
@@ -161,3 +162,21 @@ def test_ogd_regret_bound_and_slope():
     slope = np.polyfit(np.log(df.t[sel]), np.log(df.regret[sel]), 1)[0]
     print(f"OGD logistic regret log-log slope: {slope:.3f}")
     assert 0.3 <= slope <= 0.7
+
+
+def test_a_random_start_skips_the_theorems_stated_for_w1_zero():
+    """Novikoff's bound is for w_1 = 0: from a random w_1 of the wrong sign and |w_1| > R,
+    the Perceptron errs more than (R/gamma)^2 times, so the checks are skipped, with the
+    reason, rather than reported as violations."""
+    from olbench.learners.base import initial_weights
+
+    X, y = make_stream("novikoff_tight", k=1, R=1.0, passes=4, seed=0).materialize()
+    X = np.asarray(X.todense()) if hasattr(X, "todense") else np.asarray(X)
+    seed = next(s for s in range(1000) if initial_weights("randn", s, 1)[0] * y[0] < -1.5)
+    learner = olbench.make_learner("perceptron", init="randn", init_seed=seed)
+    trace = olbench.run(learner, X, y)
+    assert trace.n_mistakes > bounds.novikoff(1.0, 1.0) == 1
+    table = bounds.bound_table(learner, trace, checkpoints=[4], R=1.0, fits={})
+    assert len(table) and table[col.BOUND_HOLDS].isna().all()
+    assert set(table[col.SKIP_REASON]) == {"the theorem assumes w_1 = 0; this run started at "
+                                           "init=randn"}

@@ -15,6 +15,8 @@ from olbench import figures, views
 from olbench.figures import boundaries, bounds, final, libol, mistakes, regret, style
 
 PNG_MAGIC, PDF_MAGIC = b"\x89PNG\r\n\x1a\n", b"%PDF-"
+#: the learners as figures name them (display names; the data keeps the full names)
+SHORT = {key: views.display_name(name) for key, name in LEARNERS.items()}
 
 
 @pytest.fixture(scope="module")
@@ -28,7 +30,8 @@ def _labelled_lines(ax) -> list:
 
 def _learner_lines(ax) -> dict[str, object]:
     return {ln.get_label().split("  slope")[0]: ln for ln in _labelled_lines(ax)
-            if not ln.get_label().startswith("Novikoff")}
+            if not ln.get_label().startswith(("Novikoff", "reference"))
+            and ": bound" not in ln.get_label()}
 
 
 # --------------------------------------------------------------------------- figures
@@ -37,7 +40,7 @@ def test_regret_figure_one_panel_per_stream_one_line_per_learner(table):
     axes = [ax for ax in fig.axes if ax.get_visible()]
     assert len(axes) == 2
     for ax in axes:
-        assert set(_learner_lines(ax)) == set(LEARNERS.values())
+        assert set(_learner_lines(ax)) == set(SHORT.values())
         assert "seed" not in ax.get_title()
         assert len(ax.collections) == 3          # one band per learner
         assert ax.get_ylim()[1] < 1e6            # the error rows' 1e9 never got in
@@ -55,7 +58,7 @@ def test_regret_loglog_legend_shows_the_fitted_slope(table):
         assert ax.get_xscale() == ax.get_yscale() == "log"
         notes = [t.get_text() for t in ax.texts]  # PA's regret starts negative
         assert any("non-positive" in s for s in notes)
-        pa = _learner_lines(ax)[LEARNERS["pa"]]
+        pa = _learner_lines(ax)[SHORT["pa"]]
         assert (pa.get_ydata() > 0).all()
 
 
@@ -67,7 +70,7 @@ def test_mistakes_figure_draws_the_novikoff_bound_where_it_exists(table):
     line = [ln for ln in sep.get_lines() if ln.get_label() == "Novikoff bound (R/γ)²"]
     assert len(line) == 1 and line[0].get_ydata()[0] == 100.0
     assert not [ln for ln in noisy.get_lines() if ln.get_label().startswith("Novikoff")]
-    assert set(_learner_lines(sep)) == set(LEARNERS.values())
+    assert set(_learner_lines(sep)) == set(SHORT.values())
 
 
 def test_mistakes_figure_without_bounds_has_no_novikoff_line():
@@ -102,7 +105,7 @@ def test_libol_panels_rows_are_streams_columns_are_metrics(table):
     ylabels = [ax.get_ylabel() for ax in fig.axes[:3]]
     assert "updates" in ylabels[1] and "(s)" in ylabels[2] and "mistake rate" in ylabels[0]
     for ax in fig.axes:
-        assert set(_learner_lines(ax)) == set(LEARNERS.values())
+        assert set(_learner_lines(ax)) == set(SHORT.values())
 
 
 def test_learner_colours_agree_across_figures(table):
@@ -118,7 +121,7 @@ def test_final_boxplots_one_box_per_learner_per_stream(table):
     fig = final.final_boxplot_figure(table, metric="mistake_rate")
     assert len(fig.axes) == 2
     for ax in fig.axes:
-        assert sorted(t.get_text() for t in ax.get_yticklabels()) == sorted(LEARNERS.values())
+        assert sorted(t.get_text() for t in ax.get_yticklabels()) == sorted(SHORT.values())
         dots = [c for c in ax.collections if len(c.get_offsets()) == 3]
         assert len(dots) == len(LEARNERS)        # the three seeds of each learner
     assert final.final_boxplot_figure(table, metric="no_such_metric") is None
@@ -159,9 +162,9 @@ def test_make_figures_writes_every_supported_figure(table, tmp_path):
     paths = figures.make_figures(table, tmp_path / "figures")
     assert plt.get_fignums() == before           # nothing left open in pyplot
     stems = {p.stem for p in paths}
-    assert stems == {"regret", "regret_loglog", "mistakes", "bounds", "libol",
+    assert stems == {"regret", "regret_loglog", "mistakes", "novikoff", "bounds", "libol",
                      "final_mistake_rate"}
-    assert sorted(p.suffix for p in paths) == [".pdf"] * 6 + [".png"] * 6
+    assert sorted(p.suffix for p in paths) == [".pdf"] * 7 + [".png"] * 7
     assert all(p.parent == tmp_path / "figures" for p in paths)
     _assert_files(paths)
     assert set(stems) <= set(figures.captions())
@@ -208,8 +211,8 @@ def test_a_new_figure_is_one_registered_builder(table, monkeypatch):
         return fig
 
     stems = list(figures.build_figures(table))
-    assert stems == ["regret", "regret_loglog", "mistakes", "bounds", "libol", "n_runs",
-                     "final_mistake_rate"]
+    assert stems == ["regret", "regret_loglog", "mistakes", "novikoff", "bounds", "libol",
+                     "n_runs", "final_mistake_rate"]
     assert figures.captions()["n_runs"] == "Runs per stream."
     with pytest.raises(ValueError, match="registered twice"):
         figures.figure("n_runs", order=1)(n_runs)
@@ -237,9 +240,283 @@ def test_boundary_figures_rebuild_2d_streams_from_the_tasks(tmp_path):
     made = boundaries.boundary_figures(table, tasks)
     assert list(made) == ["boundaries_1"]
     ax = made["boundaries_1"].axes[0]
-    assert ax.get_title().replace("\n", "") == names[2, 0]
-    line = _learner_lines(ax)["PA[C=1.0,seed=0]"]
+    assert ax.get_title().replace("\n", "") == views.display_name(views.drop_param(names[2, 0]))
+    pa = views.display_name("PA[C=1.0]")               # as every figure names the learner
+    line = _learner_lines(ax)[pa]
     pts = np.column_stack([line.get_xdata(), line.get_ydata()])
     np.testing.assert_allclose(pts @ np.array([1.0, -0.5]), 0.0, atol=1e-9)
-    assert set(_learner_lines(ax)) == {"PA[C=1.0,seed=0]"}
+    assert set(_learner_lines(ax)) == {pa}
     assert boundaries.boundary_figures(table.drop(columns="final_w"), tasks) == {}
+
+
+# --------------------------------------------------------------------------- a paper's figures
+@pytest.fixture(scope="module")
+def long_table() -> pd.DataFrame:
+    """Rounds up to 20000 and times near 1e-5 s: values that matplotlib's defaults print with
+    an offset or a ×10^k multiplier above the axis."""
+    return make_table(seeds=(0, 1), n=20000, n_checkpoints=12)
+
+
+def _drawn(fig):
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    FigureCanvasAgg(fig).draw()
+    return fig.canvas.get_renderer()
+
+
+def test_lines_of_different_learners_differ_in_style_and_marker(table):
+    styles = style.learner_styles([f"L{i}" for i in range(12)])
+    looks = {(s["color"], s["linestyle"], s["marker"]) for s in styles.values()}
+    assert len(looks) == 12                       # no two learners alike
+    lines = _learner_lines(mistakes.mistakes_figure(table).axes[0])
+    assert len({ln.get_linestyle() for ln in lines.values()}) == len(LEARNERS)
+    assert len({ln.get_marker() for ln in lines.values()}) == len(LEARNERS)
+
+
+def test_no_axis_of_any_figure_uses_offset_or_multiplier_notation(long_table):
+    made = figures.build_figures(long_table)
+    assert {"regret", "libol", "mistakes"} <= set(made)
+    for stem, fig in made.items():
+        _drawn(fig)
+        for ax in fig.axes:
+            for axis in (ax.xaxis, ax.yaxis):
+                assert axis.get_offset_text().get_text() == "", (stem, axis.get_offset_text())
+
+
+def test_titles_fit_and_legends_stay_off_the_data(long_table):
+    for stem, fig in figures.build_figures(long_table).items():
+        renderer = _drawn(fig)
+        page = fig.bbox
+        texts = [fig._suptitle] + [ax.title for ax in fig.axes]
+        for text in filter(None, texts):
+            box = text.get_window_extent(renderer)
+            assert page.x0 - 1 <= box.x0 and box.x1 <= page.x1 + 1, (stem, text.get_text())
+        legends = list(fig.legends) + [ax.get_legend() for ax in fig.axes if ax.get_legend()]
+        for legend in legends:
+            box = legend.get_window_extent(renderer)
+            for ax in fig.axes:
+                if ax.get_visible():
+                    assert not box.overlaps(ax.bbox), (stem, "legend over the data")
+
+
+def test_regret_figures_draw_the_checked_bound_and_the_reference_rates(table):
+    for loglog in (False, True):
+        fig = regret.regret_figure(table, loglog=loglog)
+        for ax in fig.axes:
+            ogd = next(ln for ln in _labelled_lines(ax) if ln.get_label().startswith("OGD")
+                       and ": bound" not in ln.get_label())
+            bound = next(ln for ln in _labelled_lines(ax)
+                         if ln.get_label() == f"{SHORT['ogd']}: bound ogd_regret")
+            t = bound.get_xdata()
+            # the synthetic table's bound is 3 sqrt(t), except one seed's last checkpoint
+            assert bound.get_ydata()[:-1] == pytest.approx(3 * np.sqrt(t[:-1]))
+            assert bound.get_color() == ogd.get_color() and bound.get_linestyle() == ":"
+    fig = regret.regret_figure(table, loglog=True)
+    for ax in fig.axes:
+        refs = {ln.get_label(): ln for ln in _labelled_lines(ax)}
+        sqrt_t, log_t = refs["reference ∝ √t"], refs["reference ∝ log t"]
+        x, y = sqrt_t.get_xdata(), sqrt_t.get_ydata()
+        assert y / np.sqrt(x) == pytest.approx(np.full(len(x), y[0] / np.sqrt(x[0])))
+        x, y = log_t.get_xdata(), log_t.get_ydata()
+        assert y / np.log1p(x) == pytest.approx(np.full(len(x), y[0] / np.log1p(x[0])))
+        ogd = next(s for s in refs if s.startswith("OGD") and ": bound" not in s)
+        lo, hi = map(float, re.search(r"t = ([\d.]+)–([\d.]+)", ogd).groups())
+        ts = np.sort(refs[ogd].get_xdata())       # the fit is over the second half of them
+        assert (lo, hi) == (ts[len(ts) // 2], 1000)
+
+
+def test_a_slope_is_stated_only_where_it_is_readable():
+    t = np.geomspace(1, 1e4, 9)
+    assert regret.slope_text(t, t ** 0.5).startswith("slope 0.50 (t = ")
+    assert regret.slope_text(t, -t) == "slope n/a"            # nothing positive to fit
+    assert regret.slope_text(np.array([99.0, 100.0]), np.array([1.0, 2.0])) == "slope n/a"
+
+
+def test_windowed_mistake_rate_marks_the_switch_of_a_drifting_stream():
+    """Real runs of the Perceptron on a stream whose target switches at round 200: the
+    figure's steps are the mistakes per round within each window (computed here from the
+    cumulative counts), and the switch is a vertical line at t = 200."""
+    from olbench.figures import drift
+    from olbench.grid import run_task
+    from olbench.tasks import Task
+
+    stream = {"_target_": "olbench.streams.Drift", "n": 400, "d": 3, "mode": "switch",
+              "switch_at": [200]}
+    learner = {"_target_": "olbench.learners.perceptron.Perceptron"}
+    tasks = [Task("drift", s, {**stream, "seed": s}, learner, (), 8, None, None, "linear")
+             for s in (0, 1)]
+    table = pd.concat([run_task(t) for t in tasks], ignore_index=True)
+    fig = drift.windowed_mistake_rate_figure(table, tasks)
+    (ax,) = fig.axes
+    (step,) = [ln for ln in _labelled_lines(ax) if ln.get_label().startswith("Perceptron")]
+    per_seed = []
+    for _, run in table.drop_duplicates(["run_id", "t"]).groupby("run_id"):
+        t, m = np.r_[0, run["t"]], np.r_[0, run["mistakes"]]
+        per_seed.append(np.diff(m) / np.diff(t))
+    expected = np.mean(per_seed, axis=0)
+    assert step.get_xdata().tolist() == [0, 50, 100, 150, 200, 250, 300, 350, 400]
+    assert step.get_ydata()[1:] == pytest.approx(expected)
+    assert expected[4] > expected[3]               # the window after the switch: new mistakes
+    (switch,) = [ln for ln in _labelled_lines(ax) if ln.get_label() == "target switches"]
+    assert switch.get_xdata()[0] == 200
+    assert drift.windowed_mistake_rate_figure(table.assign(stream="Other"), tasks) is None
+
+
+def _swept_table() -> pd.DataFrame:
+    """The synthetic separable runs at gamma 0.1, and again at 0.2 and 0.4 with the
+    mistakes (and mistake rates) halved and quartered; and PA at C = 1 and C = 10."""
+    base = make_table(failures=False)
+    base = base[base["stream_key"].eq("separable")]
+    parts = []
+    for gamma, scale in ((0.1, 1.0), (0.2, 0.5), (0.4, 0.25)):
+        part = base.assign(stream=base["stream"].str.replace("gamma=0.1", f"gamma={gamma}"),
+                           run_id=base["run_id"] + f"-g{gamma}",
+                           mistakes=base["mistakes"] * scale,
+                           mistake_rate=base["mistake_rate"] * scale)
+        parts.append(part)
+    pa = base[base["learner_key"].eq("pa")]
+    parts.append(pa.assign(learner="PA[C=10.0,variant=pa1]", run_id=pa["run_id"] + "-C10",
+                           mistake_rate=pa["mistake_rate"] + 0.5))
+    return pd.concat(parts, ignore_index=True)
+
+
+def test_sweep_figure_is_drawn_for_every_swept_parameter_with_95_intervals():
+    from olbench.figures import sweep
+
+    table = _swept_table()
+    made = figures.FIGURES["sweep"].build(table)      # as build_figures draws it
+    assert set(made) == {"sweep_gamma", "sweep_C"}
+    assert figures.FIGURES["sweep"].build(make_table()) == {}   # nothing swept
+    (ax,) = [a for a in made["sweep_gamma"].axes if a.get_visible()]
+    assert "gamma" in ax.get_xlabel() and "mistake rate" in ax.get_ylabel()
+    bars = {c.get_label(): c for c in ax.containers}      # errorbar: line, caps, bars
+    full = {views.display_name(n): n for n in [*LEARNERS.values(), "PA[C=10.0,variant=pa1]"]}
+    assert set(bars) == set(full)
+    last = table[table["t"].eq(table["t"].max())].drop_duplicates("run_id")
+    for learner, container in bars.items():
+        runs = last[last["learner"].eq(full[learner])]
+        x, y = container.lines[0].get_data()
+        assert x.tolist() == ([0.1] if "C=10" in full[learner] else [0.1, 0.2, 0.4])
+        (yerr,) = container.lines[2]                     # the vertical bars
+        for gamma, mean, bar in zip(x, y, yerr.get_segments()):
+            rates = runs.loc[runs["stream"].str.contains(f"gamma={gamma},"), "mistake_rate"]
+            assert mean == pytest.approx(rates.mean())
+            half = 1.96 * rates.std(ddof=1) / np.sqrt(len(rates))   # 3 seeds
+            assert bar[:, 1] == pytest.approx([rates.mean() - half, rates.mean() + half])
+    assert "95%" in " ".join(t.get_text() for t in made["sweep_gamma"].legends[0].get_texts())
+    (ax,) = [a for a in made["sweep_C"].axes if a.get_visible()]
+    (pa,) = ax.containers
+    assert pa.get_label() == views.display_name("PA[variant=pa1]")  # named without C
+    assert "C=" not in pa.get_label()
+    assert pa.lines[0].get_xdata().tolist() == [1.0, 10.0]
+    assert sweep.sweep_figure(make_table(), "stream", "gamma") is None
+
+
+def test_novikoff_figure_puts_every_margin_on_one_log_log_axis(table):
+    from olbench.figures import novikoff
+
+    fig = novikoff.novikoff_figure(table)
+    (ax,) = fig.axes
+    assert ax.get_xscale() == ax.get_yscale() == "log"
+    (diag,) = [ln for ln in _labelled_lines(ax) if ln.get_label().startswith("y = x")]
+    assert np.array_equal(diag.get_xdata(), diag.get_ydata())
+    last = table[table["status"].eq("ok") & table["bound_name"].eq("novikoff")
+                 & table["bound"].notna()]
+    last = last[last["t"].eq(last["t"].max())]
+    (means,) = ax.containers                        # one stream family: Separable
+    x, y = means.lines[0].get_data()
+    assert x.tolist() == [100.0]                    # the synthetic table's (R/γ)²
+    assert y.tolist() == pytest.approx([last["observed"].mean()])
+    runs = [c for c in ax.collections if len(c.get_offsets()) == len(last)]
+    assert len(runs) == 1                           # every run drawn as its own point
+    assert f"{len(last)} runs" in ax.get_title()
+    assert novikoff.novikoff_figure(make_table(bounds=False)) is None
+
+
+def test_regression_figures_average_loss_and_the_fitted_sinc_curve():
+    """Real PA regression runs on the textbook's sinc stream: the average loss per learner
+    against t (the table's mean over seeds), and the final predictor over the data, equal to
+    the predictions of the same learner rerun here."""
+    from hydra.utils import instantiate
+
+    import olbench
+    from olbench.figures import regression
+    from olbench.grid import run_task
+    from olbench.tasks import Task
+
+    stream = {"_target_": "olbench.streams.Sinc", "n": 60}
+    learner = {"_target_": "olbench.learners.pa.PARegressor"}
+    tasks = [Task("sinc", s, {**stream, "seed": s}, learner, (), 6) for s in (0, 1)]
+    table = pd.concat([run_task(t) for t in tasks], ignore_index=True)
+    assert (table["status"] == "ok").all()
+    fig = regression.average_loss_figure(table)
+    (ax,) = [a for a in fig.axes if a.get_visible()]
+    (line,) = _labelled_lines(ax)
+    rows = table.drop_duplicates(["run_id", "t"])
+    assert line.get_ydata() == pytest.approx(rows.groupby("t")["avg_loss"].mean().to_numpy())
+    assert regression.average_loss_figure(make_table()) is None   # classification
+    (fit,) = regression.fitted_function_figures(table, tasks).values()
+    (ax,) = fit.axes
+    curves = {ln.get_label(): ln for ln in _labelled_lines(ax)}
+    s0 = instantiate({**stream, "seed": 0})
+    X, y = s0.materialize()
+    w = olbench.run(instantiate(learner), X, y).state["w"]
+    order = np.argsort(s0.meta.extra["x"])
+    (name,) = [k for k in curves if k.endswith("final $w \\cdot x$")]
+    assert curves[name].get_ydata() == pytest.approx((X @ w)[order], abs=1e-12)
+    assert curves["noise-free curve"].get_ydata() == pytest.approx(s0.meta.clean_y[order])
+
+
+def test_libol_panels_have_seed_bands_median_time_and_rate_axes_scaled_to_the_data(table):
+    slow = table.copy()
+    preempted = slow["seed"].eq(0) & slow["learner_key"].eq("pa")
+    slow.loc[preempted, "time_s"] *= 1000          # one preempted seed of PA
+    fig = libol.libol_figure(slow)
+    rate_ax, _, time_ax = fig.axes[:3]
+    assert len(rate_ax.collections) == len(time_ax.collections) == len(LEARNERS)  # bands
+    pa = _learner_lines(time_ax)[SHORT["pa"]]
+    rows = slow[slow["status"].eq("ok") & slow["learner_key"].eq("pa")
+                & slow["stream"].str.startswith("Noisy")].drop_duplicates(["run_id", "t"])
+    median = rows.groupby("t")["time_s"].median().to_numpy()
+    assert pa.get_ydata() == pytest.approx(median)  # not the mean, 300x larger
+    assert rows.groupby("t")["time_s"].mean().to_numpy()[-1] > 100 * median[-1]
+    # the rates fall from 1 at t = 1 to about 1.5/sqrt(t): the axis follows the later curve
+    late = rows[rows["t"] >= 0.05 * rows["t"].max()]["mistake_rate"]
+    low, high = rate_ax.get_ylim()
+    assert high < 0.5 and high >= late.max() and low <= late.min()
+
+
+def test_final_values_with_few_seeds_are_points_with_mean_and_95_ci(table):
+    fig = final.final_boxplot_figure(table, metric="mistake_rate")
+    last = table[table["status"].eq("ok")]
+    last = last[last["t"].eq(last["t"].max())].drop_duplicates("run_id")
+    for ax in fig.axes:
+        assert not ax.patches                      # no boxes of three points
+        bars = {c.lines[0].get_ydata()[0]: c for c in ax.containers}
+        assert len(bars) == len(LEARNERS)
+        full = {SHORT[k]: LEARNERS[k] for k in LEARNERS}
+        names = {t.get_position()[1]: full[t.get_text()] for t in ax.get_yticklabels()}
+        stream = "Separable" if ax.get_title().startswith("Separable") else "Noisy"
+        for pos, container in bars.items():
+            rates = last.loc[last["learner"].eq(names[pos])
+                             & last["stream"].str.startswith(stream), "mistake_rate"]
+            (seg,) = container.lines[2][0].get_segments()
+            half = 1.96 * rates.std(ddof=1) / np.sqrt(3)
+            assert container.lines[0].get_xdata()[0] == pytest.approx(rates.mean())
+            assert seg[:, 0] == pytest.approx([rates.mean() - half, rates.mean() + half])
+    many = final.final_boxplot_figure(make_table(seeds=tuple(range(12)), n_checkpoints=5))
+    assert all(ax.patches for ax in many.axes)     # 12 seeds: box plots
+
+
+def test_regret_loglog_draws_only_curves_with_a_positive_mean():
+    """Some runs above zero, every mean below (a learner beating the comparator on drift):
+    nothing to draw on log axes, and no error; a stream without a positive mean gets a note."""
+    t = make_table(seeds=(0, 1), n_checkpoints=8, failures=False)
+    t["regret"] = np.where(t["seed"].eq(0), 1.0, -5.0)
+    assert regret.regret_figure(t, loglog=True) is None
+    t.loc[t["stream_key"].eq("separable"), "regret"] = 2.0
+    fig = regret.regret_figure(t, loglog=True)
+    _drawn(fig)
+    noisy = next(ax for ax in fig.axes if ax.get_title().startswith("Noisy"))
+    assert any("no positive mean regret" in x.get_text() for x in noisy.texts)
+    assert noisy.get_yscale() == "linear"

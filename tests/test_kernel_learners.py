@@ -163,3 +163,11 @@ def test_kernel_max_margin_refuses_long_streams_with_a_reason():
     X, y = make_data("classification", 8, n=50)
     fit = make_comparator("kernel_max_margin", max_rounds=40).fit(X, y, cache=None)
     assert not fit.ok and "n = 50 rounds > max_rounds = 40" in fit.skip_reason
+
+
+@pytest.mark.parametrize("key,params", [("kernel_perceptron", {}), ("norma", {"tau": 3})])
+def test_random_initial_weights_are_refused(key, params):
+    """init=randn draws d weights; a kernel learner's w holds dual coefficients (f_0 = 0),
+    even when a budget happens to equal d."""
+    with pytest.raises(InvalidParameterError, match=r"invalid init='randn'.*must be 'zeros'"):
+        run(make_learner(key, init="randn", **params), np.ones((2, 3)), np.ones(2))

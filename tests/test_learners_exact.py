@@ -76,6 +76,28 @@ def test_sugiyama_lambda_forms_are_pa1_and_pa2(lam):
         naive.sugiyama_pa_regression(Xr, yr, lam=lam, l1=True), **TOL)
 
 
+@pytest.mark.parametrize("lam", [0.1, 1.0, 3.0])
+def test_sugiyama_arow_lambda_is_r(lam, as_format):
+    """The book's AROW (Fig. 31.7, 31.9 listings) with lambda is olbench's AROW / RLS with
+    r = lambda (and a = 1: S starts at I), also from a random start (``init="randn"``)."""
+    from olbench.learners.base import initial_weights
+
+    X, y = make_data("classification", 5)
+    np.testing.assert_allclose(run(make_learner("arow", r=lam), as_format(X), y).state["w"],
+                               naive.sugiyama_arow_classification(X, y, lam=lam), **TOL)
+    Xr, yr = make_data("regression", 6)
+    mu0 = initial_weights("randn", 9, Xr.shape[1])
+    for key in ("rls", "arow_regression"):
+        learner = make_learner(key, r=lam, a=1.0, init="randn", init_seed=9)
+        np.testing.assert_allclose(run(learner, as_format(Xr), yr).state["w"],
+                                   naive.sugiyama_arow_regression(Xr, yr, lam=lam, mu0=mu0),
+                                   **TOL)
+    pa = make_learner("pa_regression", variant="pa2", C=1 / (2 * lam), epsilon=0.0,
+                      init="randn", init_seed=9)
+    np.testing.assert_allclose(run(pa, as_format(Xr), yr).state["w"],
+                               naive.sugiyama_pa_regression(Xr, yr, lam=lam, theta0=mu0), **TOL)
+
+
 def test_rls_mean_is_the_ridge_solution():
     """After t rounds, RLS's mean is argmin sum (y - w.x)^2 / r + ||w||^2 / a."""
     X, y = make_data("regression", 5, n=80)

@@ -174,13 +174,15 @@ def test_a_run_that_failed_before_its_names_were_known(table):
 def test_write_report(table, tmp_path):
     figs = tmp_path / "figures"
     figs.mkdir()
-    paths = [figs / "regret.png", figs / "regret.pdf", figs / "mistakes.png"]
+    paths = [figs / "regret.png", figs / "regret.pdf", figs / "mistakes.png",
+             figs / "sweep_gamma.png"]
     for p in paths:
         p.write_bytes(b"")
     path = report.write_report(table, tmp_path, experiment="novikoff_check",
                                question="Does the Perceptron stay under (R/γ)²?",
                                config_text="learner: perceptron\nseeds: 3\n", figures=paths,
-                               captions={"regret": "Regret vs t.", "libol": "Not drawn."})
+                               captions={"regret": "Regret vs t.", "libol": "Not drawn.",
+                                         "sweep": "Against a swept parameter."})
     assert path == tmp_path / "report.md"
     text = path.read_text(encoding="utf-8")
     assert text.startswith("# novikoff_check\n")
@@ -207,6 +209,8 @@ def test_write_report(table, tmp_path):
     assert "![mistakes](figures/mistakes.png)" in text
     assert "![regret](figures/regret.png)\n\n*Regret vs t.*" in text
     assert "![mistakes](figures/mistakes.png)\n\n*mistakes*" in text   # no caption: the stem
+    # one of several figures of a kind (sweep_<param>) takes the kind's caption
+    assert "![sweep_gamma](figures/sweep_gamma.png)\n\n*Against a swept parameter.*" in text
     assert "Not drawn." not in text
     assert "regret.pdf" not in text
     assert str(tmp_path) not in text

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from omegaconf import OmegaConf
 
 from olbench.component import InvalidParameterError
 from olbench.features import row_norms
@@ -22,6 +23,7 @@ from olbench.streams.synthetic import (
     Outliers,
     Separable,
     Sinc,
+    SugiyamaClusters,
     SugiyamaOutliers,
     sinc_target,
 )
@@ -181,14 +183,28 @@ def test_outliers_along_u_lower_their_margin_by_shift():
 
 
 def test_sugiyama_outliers_layout():
+    """The listing of Fig. 31.7 (Sugiyama 2015): n = 50, class +1 at x1 = -15, class -1 at
+    -5, unit spread, two points of class +1 moved by +10, a bias column."""
     s = SugiyamaOutliers(seed=0)
     X, y = s.materialize()
     mask = s.meta.extra["outliers"]
-    assert X.shape == (100, 3) and np.all(X[:, 2] == 1.0) and s.meta.bias
-    assert np.sum(y == 1) == 50 and mask.sum() == 2 and np.all(y[mask] == 1)
+    assert X.shape == (50, 3) and np.all(X[:, 2] == 1.0) and s.meta.bias
+    assert np.sum(y == 1) == 25 and mask.sum() == 2 and np.all(y[mask] == 1)
     inliers_pos = X[(y == 1) & ~mask, 0]
-    assert abs(inliers_pos.mean() + 15) < 0.5 and abs(X[y == -1, 0].mean() + 5) < 0.5
+    assert abs(inliers_pos.mean() + 15) < 0.7 and abs(X[y == -1, 0].mean() + 5) < 0.7
     assert abs(X[mask, 0].mean() + 5) < 2.5      # moved by +10: into the other class
+    assert abs(X[:, 1].std() - 1.0) < 0.3
+
+
+def test_sugiyama_clusters_layout():
+    """The listing of Fig. 31.3: n = 200, class +1 at x1 = -5, class -1 at +5, x2 spread 5."""
+    X, y = SugiyamaClusters(seed=3).materialize()
+    assert X.shape == (200, 3) and np.sum(y == 1) == 100
+    assert abs(X[y == 1, 0].mean() + 5) < 0.4 and abs(X[y == -1, 0].mean() - 5) < 0.4
+    assert abs(X[y == 1, 0].std() - 1) < 0.25 and abs(X[:, 1].std() - 5) < 0.8
+    assert not np.array_equal(y[:100], np.ones(100))      # shuffled, not class by class
+    with pytest.raises(ValueError, match="n_outliers=3 must be at most n/2 = 2"):
+        SugiyamaClusters(n=4, n_outliers=3)
 
 
 # ------------------------------------------------------------------ drift
@@ -339,7 +355,11 @@ def test_every_stream_config_composes_and_instantiates(path, tmp_path):
     assert isinstance(stream, Stream) and stream.key == path.stem
     params = {k: v for k, v in cfg.stream.items() if not k.startswith("_")}
     assert set(params) == set(stream.param_names())
-    assert stream.get_params() == params          # defaults in the yaml = defaults in code
+    # defaults in the yaml = defaults in code (a wrapped stream, e.g. of passes: by its name)
+    wrapped = {k: instantiate(v).name for k, v in params.items()
+               if OmegaConf.is_dict(v) and "_target_" in v}
+    assert {k: getattr(v, "name", v) for k, v in stream.get_params().items()} \
+        == {**params, **wrapped}
     needs_shared = "shared/data" in str(params.get("path", ""))
     from olbench.streams.files import shared_data_dir
     if needs_shared and not shared_data_dir().exists():

@@ -22,8 +22,10 @@ def test_per_checkpoint_one_row_per_run_and_t_without_failed_runs(table):
     assert not cp.duplicated(["run_id", "t"]).any()
     assert set(cp["status"]) == {"ok"}
     assert cp["run_id"].nunique() == 2 * 3 * 3
-    assert set(cp["stream_label"]) == {"Separable[n=1000,d=2,gamma=0.1,R=1.0]",
-                                       "Noisy[n=1000,d=5,gamma=0.1,R=1.0,flip_rate=0.05]"}
+    full = {"Separable[n=1000,d=2,gamma=0.1,R=1.0]",
+            "Noisy[n=1000,d=5,gamma=0.1,R=1.0,flip_rate=0.05]"}
+    assert set(cp["stream_name"]) == full                 # the seed is a replicate
+    assert set(cp["stream_label"]) == {views.display_name(n) for n in full}  # as figures say
 
 
 def test_mean_band_is_the_normal_interval_over_seeds(table):
@@ -31,7 +33,8 @@ def test_mean_band_is_the_normal_interval_over_seeds(table):
     band = views.mean_band(cp, "regret", ["stream_label", "learner_label"])
     t_last = cp["t"].max()
     sel = cp[(cp["learner_key"] == "ogd") & (cp["stream_key"] == "noisy") & (cp["t"] == t_last)]
-    row = band[(band["learner_label"] == LEARNERS["ogd"]) & (band["t"] == t_last)
+    ogd = views.display_name(LEARNERS["ogd"])
+    row = band[(band["learner_label"] == ogd) & (band["t"] == t_last)
                & band["stream_label"].str.startswith("Noisy")].iloc[0]
     values = sel["regret"].to_numpy()
     half = 1.96 * values.std(ddof=1) / np.sqrt(len(values))

@@ -187,6 +187,10 @@ class Theorem:
     def checks(self, record: RunRecord, context: str = "") -> list[tuple[int, BoundCheck]]:
         """Evaluate on ``record``: one (T, check) per checkpoint (or the final one)."""
         ks = record.checkpoints[-1:] if self.final_only else record.checkpoints
+        start = record.params.get("init", "zeros")
+        if start != "zeros":   # every theorem here is stated for runs that start at w_1 = 0
+            reason = f"the theorem assumes w_1 = 0; this run started at init={start}"
+            return [(int(T), skipped(self.name, self.quantity, reason)) for T in ks]
         try:
             rows = list(self.evaluate(record))
         except Skip as why:

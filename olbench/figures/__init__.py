@@ -2,17 +2,23 @@
 metrics, they only draw the table views of :mod:`olbench.views`).
 
 One module per figure kind, each registering its builders with :func:`figure` (the table of
-builders is :data:`FIGURES`): :mod:`~olbench.figures.regret` (linear and log-log),
-:mod:`~olbench.figures.mistakes`, :mod:`~olbench.figures.bounds` (observed vs bound),
-:mod:`~olbench.figures.libol` (LIBOL-style panels), :mod:`~olbench.figures.final` (box plots
-over seeds), :mod:`~olbench.figures.boundaries` (2-D decision boundaries); the shared look is
-in :mod:`~olbench.figures.style`. A new figure is one new module here.
+builders is :data:`FIGURES`): :mod:`~olbench.figures.regret` (linear and log-log, with the
+checked bound and √t / log t references), :mod:`~olbench.figures.mistakes`,
+:mod:`~olbench.figures.novikoff` (M_T against (R/γ)² on one axis),
+:mod:`~olbench.figures.bounds` (observed vs bound), :mod:`~olbench.figures.sweep` (final
+metric against each swept parameter), :mod:`~olbench.figures.libol` (LIBOL-style panels),
+:mod:`~olbench.figures.drift` (windowed mistake rate with the switch rounds),
+:mod:`~olbench.figures.final` (final values over seeds),
+:mod:`~olbench.figures.regression` (average loss; fitted 1-D functions),
+:mod:`~olbench.figures.boundaries` (2-D decision boundaries),
+:mod:`~olbench.figures.textbook` (Sugiyama 2015, ch. 31, panel by panel); the shared look is in
+:mod:`~olbench.figures.style`. A new figure is one new module here.
 
 :func:`make_figures` writes every figure the table supports (PNG + PDF), :func:`captions`
 gives the report a caption per file stem.
 
 >>> sorted(captions())[:3]
-['bounds', 'final_mistake_rate', 'libol']
+['avg_loss', 'bounds', 'final_mistake_rate']
 """
 
 from olbench.component import import_submodules

@@ -15,8 +15,8 @@ from matplotlib.figure import Figure
 
 from olbench import schema as col
 from olbench.figures.registry import figure
-from olbench.figures.style import figure_legend, learner_styles, styled, wrap
-from olbench.views import drop_param, ok_rows
+from olbench.figures.style import figure_legend, learner_styles, line_style, styled, wrap
+from olbench.views import display_name, drop_param, ok_rows, short_label
 
 
 def _boundary_segment(w: np.ndarray, box: tuple[float, float, float, float]):
@@ -34,7 +34,7 @@ def _boundary_segment(w: np.ndarray, box: tuple[float, float, float, float]):
     return [p[0] - span * d[0], p[0] + span * d[0]], [p[1] - span * d[1], p[1] + span * d[1]]
 
 
-def _crosses(w: np.ndarray, box: tuple[float, float, float, float]) -> bool:
+def crosses(w: np.ndarray, box: tuple[float, float, float, float]) -> bool:
     """Does the line w.(x1, x2[, 1]) = 0 pass through the box (corners on both sides)?"""
     x0, x1, y0, y1 = box
     corners = np.array([[x0, y0], [x0, y1], [x1, y0], [x1, y1]])
@@ -68,11 +68,11 @@ def decision_boundaries_figure(X, y, learners_w: Mapping[str, np.ndarray], *,
         seg = _boundary_segment(w, box)
         style = styles.get(name) or styles.get(drop_param(name)) or {"color": "k"}
         if seg is None:
-            ax.plot([], [], label=f"{name} (w = 0: no boundary)", **style)
-        elif not _crosses(w, box):
-            ax.plot([], [], label=f"{name} (boundary outside this view)", **style)
+            ax.plot([], [], label=f"{name} (w = 0: no boundary)", **line_style(style))
+        elif not crosses(w, box):
+            ax.plot([], [], label=f"{name} (boundary outside this view)", **line_style(style))
         else:
-            ax.plot(*seg, label=name, **style)
+            ax.plot(*seg, label=name, **line_style(style))
     ax.set_xlim(box[0], box[1])
     ax.set_ylim(box[2], box[3])
     ax.set_xlabel("$x_1$")
@@ -105,7 +105,9 @@ def boundary_figures(table: pd.DataFrame, tasks) -> dict[str, Figure]:
             continue
         X, y = stream.materialize()
         X = X[:, :2]  # the points; a bias column (last) is part of w, not of the picture
-        weights = {row.learner: np.asarray(json.loads(row.final_w)) for row in rows.itertuples()}
+        names = short_label(rows, col.LEARNER, table)
+        weights = {names[i]: np.asarray(json.loads(w)) for i, w in rows[col.FINAL_W].items()}
         figures[f"boundaries_{number}"] = decision_boundaries_figure(
-            X, y, weights, title=stream.name, colors=learner_styles(table))
+            X, y, weights, title=display_name(drop_param(stream.name)),
+            colors=learner_styles(table))
     return figures

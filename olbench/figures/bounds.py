@@ -10,7 +10,7 @@ from matplotlib.ticker import FuncFormatter, NullFormatter
 
 from olbench import schema as col
 from olbench.figures.registry import figure
-from olbench.figures.style import PALETTE, VIOLATION, styled
+from olbench.figures.style import PALETTE, VIOLATION, figure_legend, styled
 from olbench.views import final_bound_checks, ordered
 
 
@@ -64,7 +64,7 @@ def bound_scatter_figure(table: pd.DataFrame) -> Figure | None:
         axis.set_minor_formatter(NullFormatter())
     ax.set_xlabel("bound value (log scale)")
     ax.set_ylabel("observed quantity (log scale)")
-    ax.legend(loc="upper left")
+    figure_legend(fig, [ax])
     n, v = len(checks), int(viol.sum())
     ax.set_title(f"Observed vs bound at the final checkpoint: {n} checks, "
                  f"{v} violation{'s' if v != 1 else ''}")

@@ -1,5 +1,7 @@
-"""Box plots over seeds of a metric at the final checkpoint, per learner, one panel per
-stream: the mistake rate, or the average loss for tables without one (regression)."""
+"""A metric at the final checkpoint per learner over seeds, one panel per stream: the mistake
+rate, or the average loss for tables without one (regression). With few seeds (fewer than
+:data:`FEW_SEEDS`) every seed is a point and the mean carries its 95% interval; a box plot of
+three points would draw quartiles that do not exist. With many seeds, box plots."""
 
 from __future__ import annotations
 
@@ -12,18 +14,23 @@ from olbench.figures.registry import figure
 from olbench.figures.style import LABELS, learner_styles, panels, styled, wrap
 from olbench.views import final_rows, one_per_learner, ordered
 
+#: below this many seeds per learner, points with mean ± 95% CI instead of box plots
+FEW_SEEDS = 10
+
 
 def _has(fin: pd.DataFrame, metric: str) -> bool:
     return metric in fin and fin[metric].notna().any()
 
 
 @figure("final_mistake_rate", order=60, metric=col.MISTAKE_RATE,
-        caption="Final-checkpoint mistake rate per learner over seeds (box: quartiles, "
-                "whiskers: 1.5 IQR, dots: seeds).")
+        caption="Final-checkpoint mistake rate per learner over seeds (dots: seeds; with fewer "
+                f"than {FEW_SEEDS} seeds, the mean ± 1.96·sd/√k (95% CI), else box plots: "
+                "quartiles, whiskers 1.5 IQR).")
 @styled
 def final_boxplot_figure(table: pd.DataFrame, *, metric: str = col.MISTAKE_RATE) -> Figure | None:
-    """Box plots over seeds of ``metric`` at the final checkpoint, per learner, one panel
-    per stream (horizontal boxes: learner names are long)."""
+    """``metric`` at the final checkpoint over seeds, per learner, one panel per stream
+    (horizontal: learner names are long): seeds as dots, with the mean ± 95% CI when there
+    are fewer than :data:`FEW_SEEDS` of them, else box plots."""
     fin = final_rows(table)
     if not _has(fin, metric):
         return None
@@ -40,19 +47,33 @@ def final_boxplot_figure(table: pd.DataFrame, *, metric: str = col.MISTAKE_RATE)
         names = [n for n in learners if n in set(sub["learner_label"])]
         data = [sub.loc[sub["learner_label"].eq(n), metric].to_numpy(float) for n in names]
         pos = np.arange(1, len(names) + 1)
-        box = ax.boxplot(data, positions=pos, orientation="horizontal", widths=0.55,
-                         tick_labels=names, patch_artist=True, showfliers=False,
-                         medianprops={"color": "0.1"})
-        for patch, n in zip(box["boxes"], names):
-            patch.set(facecolor=styles[n]["color"], alpha=0.35)
+        few = max(len(d) for d in data) < FEW_SEEDS
+        if few:
+            for p, d, n in zip(pos, data, names):
+                half = 1.96 * d.std(ddof=1) / np.sqrt(len(d)) if len(d) > 1 else 0.0
+                ax.errorbar([d.mean()], [p], xerr=[half], fmt="|", markersize=14, capsize=4,
+                            color=styles[n]["color"], markeredgewidth=2, zorder=4,
+                            label="mean ± 95% CI" if p == 1 else None)
+            ax.set_yticks(pos, names)
+            ax.set_ylim(len(names) + 0.6, 0.4)
+        else:
+            box = ax.boxplot(data, positions=pos, orientation="horizontal", widths=0.55,
+                             tick_labels=names, patch_artist=True, showfliers=False,
+                             medianprops={"color": "0.1"})
+            for patch, n in zip(box["boxes"], names):
+                patch.set(facecolor=styles[n]["color"], alpha=0.35)
         for p, d, n in zip(pos, data, names):
             ax.scatter(d, p + rng.uniform(-0.12, 0.12, len(d)), s=14, zorder=3,
                        color=styles[n]["color"])
-        ax.invert_yaxis()
+        if not few:
+            ax.invert_yaxis()
         ax.grid(axis="y", visible=False)
         ax.set_xlabel(LABELS.get(metric, metric) + " at the final round")
         ax.set_title(wrap(stream, width=90))
-    fig.suptitle(f"Final {metric.replace('_', ' ')} over seeds")
+    seeds = fin[col.SEED].nunique()
+    how = "mean ± 95% CI" if few else "box plots"
+    fig.suptitle(f"Final {metric.replace('_', ' ')} over {seeds} seed{'s' if seeds != 1 else ''} "
+                 f"(dots: seeds; {how})")
     return fig
 
 

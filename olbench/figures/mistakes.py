@@ -47,6 +47,7 @@ def mistakes_figure(table: pd.DataFrame) -> Figure | None:
         ax.set_title(wrap(stream))
         ax.set_xlabel(LABELS[col.T])
         ax.set_ylabel(LABELS[col.MISTAKES])
-    fig.suptitle("Cumulative mistakes")
+    seeds = cp[col.SEED].nunique()
+    fig.suptitle(f"Cumulative mistakes (mean over {seeds} seed{'s' if seeds != 1 else ''})")
     figure_legend(fig, axes, note=BAND)
     return fig

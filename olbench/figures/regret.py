@@ -1,5 +1,7 @@
-"""Regret vs t per learner, one panel per stream: linear axes, and log-log axes with the
-fitted slope of each curve (√t regret has slope 0.5)."""
+"""Regret vs t per learner, one panel per stream, with its theory: the regret bound where one
+was checked (dotted, the learner's colour); linear axes, and log-log axes with √t and log t
+reference lines and each curve's fitted slope over a stated range of t (√t regret has slope
+0.5)."""
 
 from __future__ import annotations
 
@@ -16,11 +18,23 @@ from olbench.figures.style import (
     chars,
     figure_legend,
     learner_styles,
+    line_style,
     panels,
     styled,
     wrap,
 )
-from olbench.views import loglog_slope, mean_band, natural_key, ordered, per_checkpoint
+from olbench.views import (
+    bound_curves,
+    display_name,
+    loglog_fit,
+    mean_band,
+    natural_key,
+    ordered,
+    per_checkpoint,
+)
+
+#: A fitted slope is stated only over at least this many points spanning this factor in t.
+MIN_FIT_POINTS, MIN_FIT_SPAN = 3, 3.0
 
 
 def _single(series: pd.Series, what: str) -> str:
@@ -28,53 +42,104 @@ def _single(series: pd.Series, what: str) -> str:
     return str(vals[0]) if len(vals) == 1 else f"{len(vals)} {what}s" if len(vals) else "none"
 
 
+def _any_positive_mean(cp: pd.DataFrame) -> bool:
+    """Does any curve of the figure (mean regret over seeds) have a positive point?"""
+    keys = ["stream_label", "learner_label", col.COMPARATOR, col.T]
+    return bool((cp.groupby(keys, dropna=False)[col.REGRET].mean() > 0).any())
+
+
+def slope_text(t, mean) -> str:
+    """The fitted log-log slope of a mean curve over its second half, with the range of t it
+    was fitted over; "slope n/a" where too few positive points or too short a range.
+
+    >>> t = np.array([1.0, 10, 100, 1000, 10000]); slope_text(t, 2 * np.sqrt(t))
+    'slope 0.50 (t = 100–10000)'
+    >>> slope_text(t[:2], t[:2])
+    'slope n/a'
+    """
+    slope, lo, hi, points = loglog_fit(t, mean)
+    if points < MIN_FIT_POINTS or not hi >= MIN_FIT_SPAN * lo:
+        return "slope n/a"
+    return f"slope {slope:.2f} (t = {lo:g}–{hi:g})"
+
+
+def _reference_lines(ax, t: np.ndarray, top: float) -> None:
+    """c·√t and c·log t through (t_max, ``top``): the two rates regret bounds promise."""
+    t = np.geomspace(max(t.min(), 1.0), t.max(), 50)
+    end = t[-1]
+    ax.plot(t, top * np.sqrt(t / end), color="0.55", linestyle=(0, (1, 2)), linewidth=1.0,
+            label="reference ∝ √t")
+    log_end = np.log1p(end)
+    ax.plot(t, top * np.log1p(t) / log_end, color="0.55", linestyle=(0, (5, 2, 1, 2)),
+            linewidth=1.0, label="reference ∝ log t")
+
+
 @figure("regret_loglog", order=20, loglog=True,
-        caption="Regret vs t on log-log axes; the slope is a least-squares fit of log regret vs "
-                "log t over the second half of the checkpoints (√t regret has slope 0.5). "
-                "Non-positive regret cannot be drawn and is left out.")
+        caption="Regret vs t on log-log axes with √t and log t reference lines (grey) and the "
+                "regret bound where one was checked (dotted); the slope is a least-squares fit "
+                "of log regret vs log t over the second half of the checkpoints, over the "
+                "range of t stated (√t regret has slope 0.5). Non-positive regret cannot be "
+                "drawn and is left out.")
 @figure(col.REGRET, order=10,
-        caption=f"Regret vs t per learner (one panel per stream); line: mean over seeds, {BAND}.")
+        caption=f"Regret vs t per learner (one panel per stream); line: mean over seeds, {BAND}"
+                "; dotted: the regret bound where one was checked.")
 @styled
 def regret_figure(table: pd.DataFrame, *, loglog: bool = False) -> Figure | None:
-    """Regret vs t per learner, one panel per stream, mean over seeds with a 95% band.
+    """Regret vs t per learner, one panel per stream, mean over seeds with a 95% band, and
+    the regret bound (mean over seeds) of the learners that have one checked.
 
-    With ``loglog``, log-log axes and each learner's fitted slope (second half of the
-    checkpoints) in its legend entry; non-positive means are left out with a note."""
+    With ``loglog``, log-log axes, √t and log t reference lines and each learner's fitted
+    slope (second half of the checkpoints, range stated) in its legend entry, each panel's
+    legend below it; non-positive means are left out with a note."""
     cp = per_checkpoint(table)
     if col.REGRET not in cp or cp[col.REGRET].notna().sum() == 0:
         return None
     cp = cp[cp[col.REGRET].notna()]
-    if loglog and not (cp[col.REGRET] > 0).any():
-        return None
+    if loglog and not _any_positive_mean(cp):
+        return None   # nothing to draw on log axes (e.g. a learner that beats the comparator)
     styles = learner_styles(table)
+    bounds = bound_curves(table, col.REGRET)
     comparators = ordered(cp[col.COMPARATOR])
     many = len(comparators) > 1
     cp = cp.assign(comparator=cp[col.COMPARATOR].fillna("none").astype(str))
     streams = ordered(cp["stream_label"])
-    fig, axes = panels(len(streams))
+    fig, axes = panels(len(streams), size=(4.8, 4.6) if loglog else (4.8, 3.4))
     for ax, stream in zip(axes, streams):
         band = mean_band(cp[cp["stream_label"].eq(stream)], col.REGRET,
                          ["learner_label", col.COMPARATOR])
-        dropped = 0
+        dropped, top = 0, 0.0
         for (learner, comp), g in sorted(band.groupby(["learner_label", col.COMPARATOR]),
                                          key=lambda kv: tuple(map(natural_key, kv[0]))):
             style = dict(styles[learner])
             if many:
                 style["linestyle"] = LINESTYLES[comparators.index(comp) % len(LINESTYLES)]
-            label = f"{learner} vs {comp}" if many else learner
+            label = f"{learner} vs {display_name(comp)}" if many else learner
             t, m, lo, hi = (g[c].to_numpy(float) for c in (col.T, "mean", "lo", "hi"))
             if loglog:
                 pos = m > 0
                 dropped += int((~pos).sum())
-                slope = loglog_slope(t, m)
-                label += f"  slope {slope:.2f}" if np.isfinite(slope) else "  slope n/a"
+                label += "  " + slope_text(t, m)
                 t, m, lo, hi = t[pos], m[pos], np.where(lo[pos] > 0, lo[pos], m[pos]), hi[pos]
+                top = max(top, m[-1]) if len(m) else top
             ax.plot(t, m, label=label, **style)
             ax.fill_between(t, lo, hi, color=style["color"], alpha=0.18, linewidth=0)
-        if loglog:
+        drawn = bounds[bounds["stream_label"].eq(stream)]
+        for (learner, name), g in drawn.groupby(["learner_label", col.BOUND_NAME]):
+            t, b = g[col.T].to_numpy(float), g[col.BOUND].to_numpy(float)
+            keep = b > 0 if loglog else np.isfinite(b)
+            ax.plot(t[keep], b[keep], label=f"{learner}: bound {name}",
+                    **{**line_style(styles.get(learner, {"color": "0.2"})), "linestyle": ":",
+                       "linewidth": 1.3})
+        if loglog and top <= 0:
+            ax.set_xscale("log")
+            ax.text(0.5, 0.5, "no positive mean regret:\nnothing to draw on log axes",
+                    transform=ax.transAxes, ha="center", va="center", color="0.35")
+        elif loglog:
             ax.set_xscale("log")
             ax.set_yscale("log")
-            ax.legend(loc="upper left")
+            if top > 0:
+                _reference_lines(ax, cp[col.T].to_numpy(float), top)
+            ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.18), ncols=1, fontsize=7)
             if dropped:
                 ax.text(0.98, 0.02, f"{dropped} non-positive mean regret point(s) not shown",
                         transform=ax.transAxes, ha="right", va="bottom", fontsize=7,
@@ -86,11 +151,13 @@ def regret_figure(table: pd.DataFrame, *, loglog: bool = False) -> Figure | None
         ax.set_ylabel(LABELS[col.REGRET])
     loss = _single(cp[col.LOSS], col.LOSS) if col.LOSS in cp else "?"
     comp = _single(cp.loc[cp[col.COMPARATOR].ne("none"), col.COMPARATOR], col.COMPARATOR)
-    fig.suptitle(wrap(f"Regret ({loss} loss) against comparator u = {comp}", chars(fig, 11)))
+    seeds = cp[col.SEED].nunique()
+    fig.suptitle(wrap(f"Regret ({loss} loss) against comparator u = {comp}, mean over "
+                      f"{seeds} seed{'s' if seeds != 1 else ''}", chars(fig, 11)))
     if not loglog:
         figure_legend(fig, axes, note=BAND)
     else:
         fig.supxlabel(wrap(BAND + "; slope: least-squares fit of log regret vs log t over "
-                           "the second half of the checkpoints", chars(fig, 8)),
-                      fontsize=8, color="0.3")
+                           "the second half of the checkpoints (range of t in each entry)",
+                           chars(fig, 8)), fontsize=8, color="0.3")
     return fig

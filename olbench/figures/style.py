@@ -20,12 +20,16 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Patch
 
 from olbench import schema as col
-from olbench.views import label, ok_rows, ordered
+from olbench.views import ok_rows, ordered, short_label
 
 #: Learner colours: tab10 without its red, which is reserved for bound violations.
 PALETTE = ["#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f",
            "#bcbd22", "#17becf"]
 LINESTYLES = ["-", "--", "-.", ":"]
+#: Learner markers: with the line styles, curves that lie on top of each other stay apart.
+MARKERS = ["o", "s", "^", "D", "v", "P", "X", "<", ">"]
+#: Markers at about every 10th of the axis (in display space: also on log axes).
+MARK_EVERY = 0.1
 VIOLATION = "#d62728"
 
 #: The one style every figure is drawn and saved in.
@@ -34,7 +38,9 @@ STYLE = {
     "legend.fontsize": 8, "xtick.labelsize": 9, "ytick.labelsize": 9,
     "axes.grid": True, "grid.alpha": 0.3, "grid.linewidth": 0.6,
     "axes.spines.top": False, "axes.spines.right": False,
-    "lines.linewidth": 1.6, "legend.frameon": False, "axes.formatter.limits": (-2, 4),
+    "lines.linewidth": 1.6, "lines.markersize": 4.5, "legend.frameon": False,
+    # no "1e4" offset or "×10⁴" multiplier above an axis: tick labels carry their own value
+    "axes.formatter.useoffset": False, "axes.formatter.limits": (-9, 9),
     "savefig.dpi": 150,
     "axes.prop_cycle": mpl.cycler(color=PALETTE),
 }
@@ -66,18 +72,28 @@ def styled(fn: Callable) -> Callable:
 
 
 def learner_styles(names: Iterable[str] | pd.DataFrame) -> dict[str, dict]:
-    """Colour and line style per learner label, by sorted name: the same in every figure.
+    """Colour, line style and marker per learner label, by sorted name: the same in every
+    figure, and no two learners alike in all three (curves that coincide stay visible).
 
-    ``names``: learner labels, or a results table (its ok rows' learners, seed dropped).
+    ``names``: learner labels, or a results table (its ok rows' learners' display names,
+    :func:`~olbench.views.short_label`, as the views label them).
 
     >>> s = learner_styles(["b", "a"]); s["a"]["color"] == PALETTE[0], s["b"]["color"] == PALETTE[1]
     (True, True)
+    >>> s["a"]["linestyle"], s["b"]["linestyle"], s["a"]["marker"], s["b"]["marker"]
+    ('-', '--', 'o', 's')
     """
     if isinstance(names, pd.DataFrame):
-        names = label(ok_rows(names), col.LEARNER)
+        names = short_label(ok_rows(names), col.LEARNER)
     return {n: {"color": PALETTE[i % len(PALETTE)],
-                "linestyle": LINESTYLES[(i // len(PALETTE)) % len(LINESTYLES)]}
+                "linestyle": LINESTYLES[i % len(LINESTYLES)],
+                "marker": MARKERS[i % len(MARKERS)], "markevery": MARK_EVERY}
             for i, n in enumerate(ordered(names))}
+
+
+def line_style(style: dict) -> dict:
+    """A learner's style without its marker (for artists that take no markers)."""
+    return {k: v for k, v in style.items() if k not in ("marker", "markevery")}
 
 
 # --------------------------------------------------------------------------- text

@@ -11,16 +11,26 @@ A learner subclass declares
 
 and registers with ``class PA(Learner, key="pa")``. Everything else (running, chunking,
 predict-then-learn, input checks) lives in :mod:`olbench.evaluate`.
+
+Every learner also accepts the initial-state options ``init`` (``"zeros"``, the default, or
+``"randn"``: w_0 ~ N(0, I), the ``t = randn(n,1)`` of Sugiyama's listings) and ``init_seed``
+(the seed of that draw, reproducible). They set the ``w`` slot only (the weights, or the mean
+of the covariance learners, whose Sigma_0 = a I is unchanged; for SOP, w_0 = Sigma_0 v_0), so
+they make sense for learners whose ``w`` holds d weights; a learner whose ``w`` is something
+else (dual coefficients of a growing state) refuses ``init="randn"``. At the default they
+are absent from names and configs, so every name and run made before them is unchanged.
 """
 
 from __future__ import annotations
 
+import functools
+import math
 from typing import Any, ClassVar, NamedTuple
 
 import numpy as np
 
 from olbench.bounds import Theorem
-from olbench.component import Component, Registry
+from olbench.component import Component, Interval, OneOf, Registry
 from olbench.kernels.loop import Kernel
 
 
@@ -40,10 +50,38 @@ def vector_state(d: int, n_scalars: int = 1) -> State:
     return State(np.zeros(d), np.zeros((0, d)), np.zeros(n_scalars))
 
 
+INIT_OPTIONS = {"init": ("zeros", OneOf("zeros", "randn")),
+                "init_seed": (0, Interval(0, math.inf, integer=True))}
+
+
+def _accepting_init_options(init):
+    """``__init__`` that also takes the options of :data:`INIT_OPTIONS` (the signature seen
+    by ``inspect``, hence by :meth:`Component.param_names`, stays the class's own)."""
+    @functools.wraps(init)
+    def wrapped(self, *args, **params):
+        for name, (default, _) in INIT_OPTIONS.items():
+            if name in params or not hasattr(self, name):  # a subclass's super().__init__
+                setattr(self, name, params.pop(name, default))
+        init(self, *args, **params)
+    return wrapped
+
+
+def initial_weights(init: str, seed: int, d: int) -> np.ndarray:
+    """w_0 for ``init``: zeros, or d standard normal draws of ``default_rng(seed)``.
+
+    >>> initial_weights("randn", 0, 2).round(4).tolist()
+    [0.1257, -0.1321]
+    """
+    if init == "zeros":
+        return np.zeros(d)
+    return np.random.default_rng(int(seed)).standard_normal(d)
+
+
 class Learner(Component):
     """Base class of every online learner. See the module docs for what a subclass declares."""
 
     registry: ClassVar[Registry] = Registry("learner", "olbench.learners")
+    optional_params = INIT_OPTIONS
     task: ClassVar[str] = "classification"
     #: Tie rule used to count mistakes (olbench.losses); learners with a ``tie`` parameter
     #: override it per instance.
@@ -51,6 +89,11 @@ class Learner(Component):
     #: The theorems (olbench.bounds) that bound this learner's runs; ``Theorem.where(...)``
     #: restricts one to some hyper-parameter values. Subclasses inherit the declaration.
     bounds: ClassVar[tuple[Theorem, ...]] = ()
+
+    def __init_subclass__(cls, **kwargs: Any):
+        super().__init_subclass__(**kwargs)
+        if "__init__" in cls.__dict__:
+            cls.__init__ = _accepting_init_options(cls.__dict__["__init__"])
 
     # -- what a subclass provides -------------------------------------------------------
     def kernel(self) -> Kernel:
@@ -72,7 +115,14 @@ class Learner(Component):
     def reset(self, d: int) -> Learner:
         """Validate the hyper-parameters and start from the initial state for d features."""
         self.validate()
-        self.state_ = self.init_state(int(d))
+        state = self.init_state(int(d))
+        if self.init != "zeros":
+            if state.w.shape != (int(d),):
+                raise ValueError(f"{type(self).__name__}: init={self.init!r} sets the d = {d} "
+                                 f"weights of the w slot, but this learner's w has shape "
+                                 f"{state.w.shape}")
+            state.w[:] = initial_weights(self.init, self.init_seed, int(d))
+        self.state_ = state
         self.n_features_ = int(d)
         return self
 

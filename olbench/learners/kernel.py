@@ -22,7 +22,7 @@ from typing import ClassVar
 import numpy as np
 
 from olbench.bounds import KERNEL_NOVIKOFF
-from olbench.component import Interval, OneOf
+from olbench.component import Interval, InvalidParameterError, OneOf
 from olbench.kernels import kernel_pa as pa_rule
 from olbench.kernels import kernel_perceptron as perceptron_rule
 from olbench.kernels import kernel_rls as rls_rule
@@ -66,6 +66,14 @@ class KernelLearner(Learner):
         unused = {"h", "degree", "offset"} - set(_KERNEL_PARAMS.get(kind, ()))
         shown = [k for k in super().display_shown(params) if k not in unused]
         return shown + [k for k in _KERNEL_PARAMS.get(kind, ()) if k not in shown]
+
+    def validate(self):
+        super().validate()
+        if getattr(self, "init", "zeros") != "zeros":   # its w holds dual coefficients
+            raise InvalidParameterError(
+                f"{type(self).__name__}: invalid init={self.init!r}; a kernel learner starts "
+                f"from f = 0 (its w holds the coefficients of its support vectors, not d "
+                f"weights), so init must be 'zeros'")
 
     # -- state -----------------------------------------------------------------------------
     def budget_slots(self) -> int | None:

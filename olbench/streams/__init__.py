@@ -1,4 +1,5 @@
-"""Streams of examples: synthetic, bundled and file-backed (see :mod:`olbench.streams.base`).
+"""Streams of examples: synthetic, bundled and file-backed (see :mod:`olbench.streams.base`),
+and streams made from another stream (:mod:`olbench.streams.transforms`: kernel map, passes).
 
 Every registered stream class is also importable from here (``olbench.streams.Separable``),
 which is what the ``_target_`` of each ``conf/stream/<key>.yaml`` names.

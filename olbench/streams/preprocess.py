@@ -1,4 +1,6 @@
-"""Row transforms applied to real data as they stream: standardise, normalise (bias: base.py).
+"""Row transforms applied to data as they stream: standardise, normalise (bias: base.py),
+and the empirical kernel map (:func:`gaussian_kernel_features`; the stream that applies it to
+any other stream is :class:`olbench.streams.transforms.KernelMap`).
 
 Order, stated once: standardise (whole-stream statistics), then normalise each row to unit
 norm (no look-ahead), then append the bias feature. So with ``normalize=True`` and
@@ -72,3 +74,25 @@ class Standardizer:
         if sp.issparse(X):
             return sp.csr_matrix(X @ sp.diags(1.0 / self.scale))
         return (X - self.mean) / self.scale
+
+
+def gaussian_kernel_features(X, centers: np.ndarray, hh: float) -> np.ndarray:
+    """The empirical kernel map: row t, column j is exp(-||x_t - c_j||^2 / hh).
+
+    ``hh`` is the denominator as Sugiyama's listings write it (``hh = 2*0.3^2``): the Gaussian
+    kernel of width h, exp(-||x - c||^2 / (2 h^2)), has hh = 2 h^2. Distances are computed
+    directly (not as ||x||^2 + ||c||^2 - 2 x.c, which loses digits for nearby points).
+
+    >>> gaussian_kernel_features(np.array([[0.0], [1.0]]), np.array([[0.0]]), 2.0).round(4)
+    array([[1.    ],
+           [0.6065]])
+    """
+    X = X.toarray() if sp.issparse(X) else np.asarray(X, dtype=np.float64)
+    centers = np.asarray(centers, dtype=np.float64)
+    out = np.empty((X.shape[0], centers.shape[0]))
+    # rows in blocks, so the (rows x centres x d) differences stay ~10^7 numbers at a time
+    step = max(1, 10**7 // max(1, centers.size))
+    for start in range(0, X.shape[0], step):
+        diff = X[start:start + step, None, :] - centers[None, :, :]
+        out[start:start + step] = np.exp(-np.einsum("ijk,ijk->ij", diff, diff) / hh)
+    return out

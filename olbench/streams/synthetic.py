@@ -9,8 +9,9 @@ clean points as :class:`Separable` with the same seed) and is built in memory on
   (R/gamma)^2 mistakes, so Novikoff's bound (Novikoff 1962) is tight.
 * :class:`Noisy`: :class:`Separable` with label flips (rate p) and Gaussian feature noise.
 * :class:`Outliers`: :class:`Separable` with a few points of one class displaced far away.
-* :class:`SugiyamaOutliers`: the two-Gaussian 2-D set with outliers of the PA-vs-AROW figure
-  (Sugiyama 2015, *Introduction to Statistical Machine Learning*, ch. 31).
+* :class:`SugiyamaClusters`, :class:`SugiyamaOutliers`: the two-Gaussian 2-D sets of the
+  PA and PA-vs-AROW figures (Sugiyama 2015, *Introduction to Statistical Machine Learning*,
+  ch. 31), with and without outliers.
 * :class:`Drift`: the generating vector rotates gradually or switches at chosen rounds.
 * :class:`LinearRegression`, :class:`Sinc`: regression streams (Sinc: the textbook's curve
   y = sin(pi x)/(pi x) + 0.1 x + noise).
@@ -242,48 +243,73 @@ class Outliers(_MarginRadius, key="outliers"):
                                         "gamma": float(self.gamma), "R": float(self.R)}}
 
 
-class SugiyamaOutliers(InMemoryStream, key="sugiyama_outliers"):
-    """The 2-D outlier set of the PA-vs-AROW comparison (Sugiyama 2015, ch. 31).
+class SugiyamaClusters(InMemoryStream, key="sugiyama_clusters"):
+    """Two Gaussian clusters in 2-D, as the listings of Sugiyama (2015), *Introduction to
+    Statistical Machine Learning*, ch. 31 build them (Fig. 31.3/31.4; 31.7/31.8 with outliers).
 
-    Two unit-variance Gaussian classes in 2-D: the first n/2 points (class +1) centred at
-    x1 = -15, the other n/2 (class -1) at x1 = -5, x2 centred at 0; then ``n_outliers``
-    points of class +1 (its 2nd, 3rd, ... rows) are moved by ``shift`` (= +10) along x1,
-    right into the other class (this layout follows the exercise code of the lecture course
-    that accompanies the book; the printed figure's constants may differ); a constant 1 is appended
-    (the textbook's linear model with intercept, ``bias=True``), and the order is shuffled
-    with ``seed``. ``meta.extra["outliers"]`` marks the moved points.
+    The first n/2 points (class +1) have x1 ~ N(``center_pos``, 1), the other n/2 (class -1)
+    x1 ~ N(``center_neg``, 1); x2 ~ N(0, ``spread``^2) for all. Then the first ``n_outliers``
+    points of class +1 are moved by ``shift`` along x1 (the listing's ``x(1:2,1) += 10``), a
+    constant 1 is appended (``bias=True``: the listings' ``x(:,3) = 1``), and the rows are
+    shuffled with ``seed`` (the listings' ``randperm``). ``meta.extra["outliers"]`` marks the
+    moved points. Defaults: Fig. 31.4's recipe (n = 200, centres -5 and +5, spread 5).
 
-    >>> s = SugiyamaOutliers(seed=1)
-    >>> s.meta.n, s.meta.d, int(s.meta.extra["outliers"].sum())
-    (100, 3, 2)
+    >>> s = SugiyamaClusters(seed=1)
+    >>> s.meta.n, s.meta.d, int((s.materialize()[1] > 0).sum())
+    (200, 3, 100)
     """
 
     constraints = {"n": Interval(2, math.inf, integer=True),
+                   "center_pos": Interval(-math.inf, math.inf),
+                   "center_neg": Interval(-math.inf, math.inf),
+                   "spread": Interval(0, math.inf),
                    "n_outliers": Interval(0, math.inf, integer=True),
                    "shift": Interval(-math.inf, math.inf), "seed": _SEED,
                    "bias": OneOf(True, False)}
 
-    def __init__(self, *, n: int = 100, n_outliers: int = 2, shift: float = 10.0,
+    def __init__(self, *, n: int = 200, center_pos: float = -5.0, center_neg: float = 5.0,
+                 spread: float = 5.0, n_outliers: int = 0, shift: float = 10.0,
                  seed: int = 0, bias: bool = True):
-        self.n, self.n_outliers, self.shift, self.seed, self.bias = n, n_outliers, shift, seed, bias
+        self.n, self.center_pos, self.center_neg, self.spread = n, center_pos, center_neg, spread
+        self.n_outliers, self.shift, self.seed, self.bias = n_outliers, shift, seed, bias
         self.validate()
-        if n_outliers > n // 2 - 1:
-            raise ValueError(f"SugiyamaOutliers: n_outliers={n_outliers} must be < n/2 - 1")
+        if n_outliers > n // 2:
+            raise ValueError(f"{type(self).__name__}: n_outliers={n_outliers} must be at most "
+                             f"n/2 = {n // 2} (the points of class +1)")
 
     def _build(self):
         n = int(self.n)
         half = n // 2
         point_rng, order_rng = _rngs(self.seed, 2)
         X = point_rng.standard_normal((n, 2))
-        X[:half, 0] -= 15.0
-        X[half:, 0] -= 5.0
-        moved = np.arange(1, 1 + int(self.n_outliers))
+        X[:half, 0] += self.center_pos
+        X[half:, 0] += self.center_neg
+        X[:, 1] *= self.spread
+        moved = np.arange(int(self.n_outliers))
         X[moved, 0] += self.shift
         y = np.where(np.arange(n) < half, 1.0, -1.0)
         mask = np.zeros(n, dtype=bool)
         mask[moved] = True
         order = order_rng.permutation(n)
         return X[order], y[order], {"extra": {"outliers": mask[order]}}
+
+
+class SugiyamaOutliers(SugiyamaClusters, key="sugiyama_outliers"):
+    """The 2-D outlier set of the PA-vs-AROW figure (Sugiyama 2015, ch. 31, Fig. 31.7/31.8):
+    :class:`SugiyamaClusters` with the listing's constants, n = 50, class +1 at x1 = -15,
+    class -1 at x1 = -5, spread 1, and its first two points moved by +10 along x1 (into the
+    other class).
+
+    >>> s = SugiyamaOutliers(seed=1)
+    >>> s.meta.n, s.meta.d, int(s.meta.extra["outliers"].sum())
+    (50, 3, 2)
+    """
+
+    def __init__(self, *, n: int = 50, center_pos: float = -15.0, center_neg: float = -5.0,
+                 spread: float = 1.0, n_outliers: int = 2, shift: float = 10.0,
+                 seed: int = 0, bias: bool = True):
+        super().__init__(n=n, center_pos=center_pos, center_neg=center_neg, spread=spread,
+                         n_outliers=n_outliers, shift=shift, seed=seed, bias=bias)
 
 
 class NovikoffTight(InMemoryStream, key="novikoff_tight"):
