@@ -21,6 +21,13 @@ labels sign(X u) with a fraction of them flipped so that updates keep happening)
                     shuffle=False, eta0=1, max_iter=1, tol=None)`` and ``SGDClassifier(
                     loss="hinge", penalty=None, learning_rate="pa1", eta0=1, ...)``.
 
+Kernel PA-I (Gaussian kernel, h = sqrt(d) so that k(x, x') is about e^-1 between two rows)
+runs on the first ``--kernel-n`` rows (default 20,000: its cost per round grows with the
+support vectors, so the whole stream is O(n^2 d)) and for d <= ``--kernel-max-d``; its hand
+loop and NumPy loop keep the support vectors in a preallocated n x d array. Neither river nor
+scikit-learn has an online kernel Perceptron or PA (river's and scikit-learn's kernel tools
+are batch SVMs or random-feature approximations, another computation): those cells are n/a.
+
 The final weights of every peer are compared with olbench's on the same rows (``match``).
 Times are medians over repeats, after one warm-up call (JIT compile or cache load).
 Targets (from the issue): olbench loop <= 1.1x the hand loop; olbench run >= 300x faster
@@ -32,6 +39,7 @@ Run ``python benchmarks/throughput.py --help``. Not part of the pytest suite.
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import platform
 import statistics
@@ -47,11 +55,12 @@ from threadpoolctl import threadpool_limits
 
 import olbench
 
-RULES = ("perceptron", "pa1", "arow_diag", "arow_full", "scw_full", "sop_full")
+RULES = ("perceptron", "pa1", "arow_diag", "arow_full", "scw_full", "sop_full", "kernel_pa1")
 LABEL = {"perceptron": "Perceptron", "pa1": "PA-I (C=1)", "arow_diag": "AROW diag (r=1)",
          "arow_full": "AROW full (r=1)", "scw_full": "SCW-I full (C=1, eta=0.75)",
-         "sop_full": "SOP full (a=1)"}
+         "sop_full": "SOP full (a=1)", "kernel_pa1": "Kernel PA-I (C=1, Gaussian h=sqrt(d))"}
 FULL = ("arow_full", "scw_full", "sop_full")   # O(d^2) per round: run up to --full-max-d only
+KERNEL = ("kernel_pa1",)   # O(n d) per round: on --kernel-n rows, up to --kernel-max-d only
 TARGET_HAND = 1.1     # olbench loop / hand loop <= 1.1
 TARGET_RIVER = 300.0  # river / olbench run >= 300
 TARGET_SKLEARN = 3.0  # sklearn / olbench run >= 3
@@ -75,7 +84,15 @@ def make_stream(n: int, d: int, seed: int = 0, flip: float = 0.1):
     return np.ascontiguousarray(X), y
 
 
-def make_olbench(rule: str):
+def kernel_width(d: int) -> float:
+    """h = sqrt(d): two standard normal rows are about 2 d apart in squared distance, so
+    k(x, x') = exp(-||x - x'||^2 / (2 h^2)) is about e^-1, neither 0 nor 1."""
+    return math.sqrt(d)
+
+
+def make_olbench(rule: str, d: int = 1):
+    if rule == "kernel_pa1":
+        return olbench.make_learner("kernel_pa", C=C, variant="pa1", h=kernel_width(d))
     if rule == "perceptron":
         return olbench.make_learner("perceptron", eta=ETA)
     if rule == "pa1":
@@ -269,12 +286,42 @@ def hand_sop_full(X, y, w, S, margins, updated, blocked=True):
             updated[t] = False
 
 
+@numba.njit(cache=True, fastmath=False)
+def hand_kernel_pa1(X, y, C, two_h2, coef, S, margins, updated):
+    """Gaussian-kernel PA-I; support vectors in S[:n_sv], coefficients in coef[:n_sv]."""
+    n_sv = 0
+    for t in range(X.shape[0]):
+        x = X[t]
+        f = 0.0
+        for i in range(n_sv):
+            dist = 0.0
+            for j in range(x.shape[0]):
+                diff = x[j] - S[i, j]
+                dist += diff * diff
+            f += coef[i] * math.exp(-dist / two_h2)
+        margins[t] = f
+        loss = 1.0 - y[t] * f
+        if loss > 0.0:
+            S[n_sv, :] = x
+            coef[n_sv] = y[t] * min(C, loss)      # k(x, x) = 1
+            n_sv += 1
+            updated[t] = True
+        else:
+            updated[t] = False
+    return n_sv
+
+
 def run_hand(rule: str, X, y, blocked: bool = True):
     """Run the hand loop; returns (seconds of the compiled call alone, w, aux state).
     ``blocked=False``: the same rule summing one term at a time (olbench before its sums were
     blocked), for the "1-chain" column."""
     n, d = X.shape
     w, margins, updated = np.zeros(d), np.empty(n), np.empty(n, dtype=np.bool_)
+    if rule == "kernel_pa1":
+        coef, S = np.zeros(n), np.zeros((n, d))
+        start = time.perf_counter()
+        n_sv = hand_kernel_pa1(X, y, C, 2.0 * kernel_width(d) ** 2, coef, S, margins, updated)
+        return time.perf_counter() - start, coef[:n_sv], S[:n_sv]
     if rule == "perceptron":
         start = time.perf_counter()
         hand_perceptron(X, y, ETA, w, margins, updated, blocked)
@@ -307,6 +354,19 @@ def run_numpy(rule: str, X, y):
     """Per-example Python loop of NumPy operations; returns (seconds, w)."""
     n, d = X.shape
     w = np.zeros(d)
+    if rule == "kernel_pa1":
+        coef, S, n_sv, two_h2 = np.zeros(n), np.zeros((n, d)), 0, 2.0 * kernel_width(d) ** 2
+        start = time.perf_counter()
+        for t in range(n):
+            x, yt = X[t], y[t]
+            diff = S[:n_sv] - x
+            f = coef[:n_sv] @ np.exp(-np.einsum("ij,ij->i", diff, diff) / two_h2)
+            loss = 1.0 - yt * f
+            if loss > 0.0:
+                S[n_sv] = x
+                coef[n_sv] = yt * min(C, loss)
+                n_sv += 1
+        return time.perf_counter() - start, coef[:n_sv]
     start = time.perf_counter()
     if rule == "perceptron":
         for t in range(n):
@@ -383,7 +443,7 @@ def make_river(rule: str):
         return model
     if rule == "pa1":
         return linear_model.PAClassifier(C=C, mode=1, learn_intercept=False)
-    return None  # river has no AROW or SOP
+    return None  # river has no AROW, SOP or online kernel learner
 
 
 def run_river(model, rows, labels):
@@ -407,7 +467,7 @@ def make_sklearn(rule: str):
     if rule == "pa1":
         return SGDClassifier(loss="hinge", penalty=None, learning_rate="pa1", eta0=C,
                              fit_intercept=False, shuffle=False, max_iter=1, tol=None)
-    return None  # no AROW or SOP in scikit-learn
+    return None  # no AROW, SOP or online kernel PA in scikit-learn
 
 
 def run_sklearn(model, X, y):
@@ -452,11 +512,11 @@ def bench_one(rule: str, X, y, args) -> Row:
     # olbench and the hand-written compiled loop (which must compute exactly the same thing):
     # warm up (compile or load from cache), then alternate the two so that a change in the
     # machine's load hits both alike
-    olbench.run(make_olbench(rule), X[:64], y[:64])
+    olbench.run(make_olbench(rule, d), X[:64], y[:64])
     run_hand(rule, X[:64], y[:64])
     traces, walls, hand, chain = [], [], [], []
     for _ in range(args.repeats):
-        learner = make_olbench(rule)
+        learner = make_olbench(rule, d)
         start = time.perf_counter()
         trace = olbench.run(learner, X, y)
         walls.append(time.perf_counter() - start)
@@ -484,7 +544,7 @@ def bench_one(rule: str, X, y, args) -> Row:
 
     # plain Python + NumPy loop, on a prefix
     m = min(n, args.numpy_rows)
-    ref = olbench.run(make_olbench(rule), X[:m], y[:m]).state["w"]
+    ref = olbench.run(make_olbench(rule, d), X[:m], y[:m]).state["w"]
     timings = []
     with threadpool_limits(1):
         for _ in range(args.slow_repeats):
@@ -502,7 +562,7 @@ def bench_one(rule: str, X, y, args) -> Row:
         m = min(n, args.river_rows)
         rows = [dict(enumerate(r)) for r in X[:m].tolist()]
         labels = (y[:m] > 0).tolist()
-        ref = olbench.run(make_olbench(rule), X[:m], y[:m]).state["w"]
+        ref = olbench.run(make_olbench(rule, d), X[:m], y[:m]).state["w"]
         timings = []
         for _ in range(args.slow_repeats):
             model = make_river(rule)
@@ -698,6 +758,10 @@ def parse_args(argv=None):
                         help="rows river is timed on (default 10000)")
     parser.add_argument("--full-max-d", type=int, default=100,
                         help="largest d for full-matrix AROW and SOP (default 100)")
+    parser.add_argument("--kernel-n", type=int, default=20_000,
+                        help="rows the kernel learner runs on (default 20000)")
+    parser.add_argument("--kernel-max-d", type=int, default=20,
+                        help="largest d for the kernel learner (default 20)")
     parser.add_argument("--flip", type=float, default=0.1, help="label noise (default 0.1)")
     parser.add_argument("--seed", type=int, default=0, help="stream seed (default 0)")
     parser.add_argument("--figure", default=None,
@@ -721,15 +785,17 @@ def main(argv=None) -> list[Row]:
           f"{args.slow_repeats} (numpy, river)")
     print(f"numpy loop timed on the first {min(args.n, args.numpy_rows)} rows and river on the "
           f"first {min(args.n, args.river_rows)} rows, scaled to ns/example; everything else on "
-          f"all {args.n} rows", flush=True)
+          f"all {args.n} rows (the kernel learner: on the first {min(args.n, args.kernel_n)})",
+          flush=True)
     rows = []
     for d in args.dims:
         X, y = make_stream(args.n, d, args.seed, args.flip)
         for rule in args.rules:
-            if rule in FULL and d > args.full_max_d:
+            if rule in FULL and d > args.full_max_d or rule in KERNEL and d > args.kernel_max_d:
                 continue
+            rows_used = args.kernel_n if rule in KERNEL else args.n
             start = time.perf_counter()
-            rows.append(bench_one(rule, X, y, args))
+            rows.append(bench_one(rule, X[:rows_used], y[:rows_used], args))
             print(f"  {LABEL[rule]}, d={d}: {time.perf_counter() - start:.1f} s", file=sys.stderr,
                   flush=True)
         del X, y

@@ -14,6 +14,7 @@ One module per family: :mod:`~olbench.bounds.perceptron` (Novikoff, Freund-Schap
 (Crammer, Kulesza & Dredze 2009, Theorem 2), :mod:`~olbench.bounds.ogd` (Zinkevich 2003),
 :mod:`~olbench.bounds.romma` (Li & Long 2002), :mod:`~olbench.bounds.alma` (Gentile 2001),
 :mod:`~olbench.bounds.sop` (Cesa-Bianchi, Conconi & Gentile 2005, Theorem 1),
+:mod:`~olbench.bounds.kernel` (Novikoff in the RKHS; the Forgetron, Dekel et al. 2008),
 :mod:`~olbench.bounds.oco` (FTL, FTRL, Hedge: Shalev-Shwartz 2012, Orabona 2019,
 Cesa-Bianchi & Lugosi 2006).
 
@@ -38,6 +39,11 @@ from olbench.bounds.core import (
                                  declared,
                                  skipped,
                                  theorem,
+)
+from olbench.bounds.kernel import (
+                                 FORGETRON_MISTAKES,
+                                 KERNEL_NOVIKOFF,
+                                 forgetron_mistakes,
 )
 from olbench.bounds.oco import (
                                  EG_REGRET,
@@ -80,6 +86,7 @@ __all__ = [
     "ftl_quadratic", "ftrl_regret", "hedge_anytime", "hedge_doubling", "hedge_fixed",
     "ALMA2_CORRECTIONS", "ROMMA_SEPARABLE", "SOP_MISTAKES", "alma2_corrections",
     "romma_separable", "sop_mistakes",
+    "FORGETRON_MISTAKES", "KERNEL_NOVIKOFF", "forgetron_mistakes",
     "AROW_MISTAKES", "BOUND_COLUMNS", "BoundCheck", "BoundViolation", "FREUND_SCHAPIRE",
     "NOVIKOFF", "OGD_REGRET", "PA1_MISTAKES", "PA2_SQUARED_LOSS", "PA_SEPARABLE", "RunRecord",
     "Skip", "THEOREMS", "Theorem", "arow_mistakes", "bound_table", "check", "declared",

@@ -225,6 +225,9 @@ class Comparator(Component):
     #: True: the fit does not depend on the order of the rows, so one fit serves every
     #: permutation of a dataset (cached by :func:`content_key`); prefix fits do depend on it
     order_invariant: ClassVar[bool] = True
+    #: the fit is a linear u of the input space (``fit.u``); False: a function of another
+    #: space (a kernel's RKHS), whose fit has margins and losses but ``u = None``
+    linear: ClassVar[bool] = True
 
     def fit(self, X, y, meta=None, *, checkpoints=None, cache="default") -> ComparatorFit:
         self.validate()

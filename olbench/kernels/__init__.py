@@ -30,7 +30,9 @@ How the learners still to come plug in
   vectors row by row, ``w`` their coefficients, ``s[0]`` their count. Numba cannot grow arrays
   in place, so the Python front reserves capacity before each chunk
   (:meth:`olbench.learners.base.Learner._reserve`, given the chunk's row count); budgeted
-  variants need no reservation (fixed capacity = budget).
+  variants need no reservation (fixed capacity = budget). Implemented by
+  :mod:`olbench.kernels.rkhs` (the kernels and the support-vector slots, ``s[1]`` = d) and
+  :class:`olbench.learners.kernel.KernelLearner` (reserve by doubling, trim after a run).
 * Lazy sparse updates (truncated gradient, FOBOS, RDA, FTRL-proximal on 10^6 features): ``A``
   carries per-coordinate rows (accumulators, the round each coordinate was last touched); the
   *predict* rule first brings the touched coordinates up to date (allowed: it does not see

@@ -1,0 +1,268 @@
+"""Kernel learners: the Perceptron, Passive-Aggressive and RLS in a reproducing kernel
+Hilbert space, with support vectors as growing state (:mod:`olbench.kernels.rkhs`).
+
+Every kernel learner takes the kernel as hyper-parameters: ``kernel_type`` ("gaussian":
+exp(-||x - x'||^2 / (2 h^2)), "polynomial": (x.x' + offset)^degree, "linear": x.x'), ``h``,
+``degree`` and ``offset``. With ``kernel_type="linear"`` each equals its linear twin
+(``perceptron``, ``pa``, ``pa_regression``, ``rls``) to round-off.
+
+>>> import numpy as np
+>>> from olbench import make_learner, run
+>>> X = np.array([[0.0, 0.0], [1.0, 1.0], [0.1, 0.0]]); y = np.array([1, -1, 1])
+>>> trace = run(make_learner("kernel_perceptron", h=0.5), X, y)
+>>> trace.updated.tolist(), trace.state["w"].tolist()   # two mistakes: two support vectors
+([True, True, False], [1.0, -1.0])
+"""
+
+from __future__ import annotations
+
+from math import inf
+from typing import ClassVar
+
+import numpy as np
+
+from olbench.bounds import KERNEL_NOVIKOFF
+from olbench.component import Interval, InvalidParameterError, OneOf
+from olbench.kernels import kernel_pa as pa_rule
+from olbench.kernels import kernel_perceptron as perceptron_rule
+from olbench.kernels import kernel_rls as rls_rule
+from olbench.kernels.rkhs import CODES
+from olbench.learners.base import Learner, State
+from olbench.learners.pa import _TITLES, _VARIANTS, step_size_params
+
+KERNEL_CONSTRAINTS = {"kernel_type": OneOf(*CODES), "h": Interval(0, inf, low_open=True),
+                      "degree": Interval(1, inf, integer=True), "offset": Interval(0, inf)}
+_KERNEL_PARAMS = {"gaussian": ("h",), "polynomial": ("degree", "offset"), "linear": ()}
+
+
+class KernelLearner(Learner):
+    """Base of the kernel learners: the kernel's hyper-parameters and the support-vector state.
+
+    ``budget_slots()``: the fixed number of support-vector slots (budgeted learners), or None:
+    the state grows, the front reserving room for each chunk (:meth:`_reserve`) and trimming
+    it to the vectors in use after a run (:meth:`_finalize`). ``quadratic``: the learner also
+    keeps an n x n matrix in ``A``'s columns after the support vectors (kernel RLS).
+    """
+
+    display_params = ("kernel_type",)
+    quadratic: ClassVar[bool] = False
+
+    def _init_kernel(self, kernel_type, h, degree, offset):
+        self.kernel_type = kernel_type
+        self.h = h
+        self.degree = degree
+        self.offset = offset
+
+    def kernel_fields(self) -> tuple:
+        """The leading fields of every kernel rule's Params (:data:`rkhs.KERNEL_FIELDS`)."""
+        return (CODES[self.kernel_type], 2.0 * float(self.h) ** 2, int(self.degree),
+                float(self.offset))
+
+    @classmethod
+    def display_shown(cls, params):
+        """The kernel and its own parameters (h for the Gaussian, degree and offset for the
+        polynomial kernel), never the other kernels' unused ones."""
+        kind = params.get("kernel_type", "gaussian")
+        unused = {"h", "degree", "offset"} - set(_KERNEL_PARAMS.get(kind, ()))
+        shown = [k for k in super().display_shown(params) if k not in unused]
+        return shown + [k for k in _KERNEL_PARAMS.get(kind, ()) if k not in shown]
+
+    def validate(self):
+        super().validate()
+        if getattr(self, "init", "zeros") != "zeros":   # its w holds dual coefficients
+            raise InvalidParameterError(
+                f"{type(self).__name__}: invalid init={self.init!r}; a kernel learner starts "
+                f"from f = 0 (its w holds the coefficients of its support vectors, not d "
+                f"weights), so init must be 'zeros'")
+
+    # -- state -----------------------------------------------------------------------------
+    def budget_slots(self) -> int | None:
+        return None
+
+    def _n_scalars(self) -> int:
+        return 2
+
+    def init_state(self, d):
+        slots = self.budget_slots() or 0
+        s = np.zeros(self._n_scalars())
+        s[1] = d
+        return State(np.zeros(slots), self._empty_A(slots, d), s)
+
+    def _empty_A(self, slots, d):
+        return np.zeros((slots, d + 1 + (slots if self.quadratic else 0)))
+
+    def _resize(self, slots: int) -> None:
+        w, A, s = self.state_
+        n, d = int(s[0]), int(s[1])
+        new_w, new_A = np.zeros(slots), self._empty_A(slots, d)
+        new_w[:n] = w[:n]
+        new_A[:n, :d + 1] = A[:n, :d + 1]
+        if self.quadratic:
+            new_A[:n, d + 1:d + 1 + n] = A[:n, d + 1:d + 1 + n]
+        self.state_ = State(new_w, new_A, s)
+
+    def _reserve(self, rows):
+        """Room for ``rows`` more support vectors (at most one per round), doubling so that a
+        stream read in many chunks copies the state O(log n) times."""
+        if self.budget_slots() is not None:
+            return
+        need = int(self.state_.s[0]) + rows
+        if need > self.state_.w.shape[0]:
+            # an n x n matrix is not doubled: it would allocate up to 4x the memory needed
+            self._resize(need if self.quadratic else max(need, 2 * self.state_.w.shape[0]))
+
+    def _finalize(self):
+        if self.budget_slots() is None:
+            self._resize(int(self.state_.s[0]))
+
+    def export_state(self):
+        """``w``: the coefficients, ``A``: the support vectors (one per row), ``s``: counters."""
+        w, A, s = self.state_
+        d = int(s[1])
+        state = {"w": w.copy(), "A": A[:, :d].copy(), "s": s.copy()}
+        if self.quadratic:
+            state["Q"] = A[:, d + 1:].copy()
+        return state
+
+    @property
+    def support_vectors_(self) -> np.ndarray:
+        return self.export_state()["A"]
+
+
+class KernelPerceptron(KernelLearner, key="kernel_perceptron"):
+    """Kernel Perceptron: f(x) = sum_i w_i k(x_i, x); on a mistake (y f(x) <= 0), x joins the
+    support vectors with w = y (Aizerman, Braverman, Rozonoer 1964; Freund & Schapire, Machine
+    Learning 37, 1999, Sec. 3). Mistake bound: Novikoff's in the RKHS
+    (:func:`olbench.bounds.kernel.kernel_novikoff`). Memory grows with the mistakes.
+
+    >>> import numpy as np
+    >>> from olbench import run
+    >>> X = np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 0.1]]); y = np.array([1, -1, 1])
+    >>> trace = run(KernelPerceptron(kernel_type="polynomial", degree=2, offset=1.0), X, y)
+    >>> trace.margins.tolist()     # p_3 = (1.0 + 1)^2 - (0.1 + 1)^2
+    [0.0, 1.0, 2.79]
+    """
+
+    display_label = "Kernel Perceptron"
+    constraints = dict(KERNEL_CONSTRAINTS)
+    bounds = (KERNEL_NOVIKOFF,)
+
+    def __init__(self, *, kernel_type: str = "gaussian", h: float = 1.0, degree: int = 2,
+                 offset: float = 1.0):
+        self._init_kernel(kernel_type, h, degree, offset)
+
+    def kernel(self):
+        return perceptron_rule.KERNEL
+
+    def kernel_params(self):
+        return perceptron_rule.Params(*self.kernel_fields())
+
+
+class KernelPA(KernelLearner, key="kernel_pa"):
+    """Kernel Passive-Aggressive classifier, PA / PA-I / PA-II (Crammer et al., JMLR 7, 2006,
+    Sec. 7 with Fig. 1's step sizes): when the hinge loss l = max(0, 1 - y f(x)) is positive,
+    x joins the support vectors with coefficient y tau, tau = l / k(x, x) (PA),
+    min(C, l / k(x, x)) (PA-I), l / (k(x, x) + 1/(2C)) (PA-II).
+
+    >>> import numpy as np
+    >>> from olbench import run
+    >>> trace = run(KernelPA(variant="pa"), np.array([[3.0, 4.0], [3.0, 4.0]]), np.array([1, 1]))
+    >>> trace.margins.tolist()       # the Gaussian k(x, x) = 1: one PA step gives f(x) = 1
+    [0.0, 1.0]
+    """
+
+    display_label = "Kernel PA"
+    constraints = {"C": Interval(0, inf, low_open=True), "variant": OneOf(*_VARIANTS),
+                   **KERNEL_CONSTRAINTS}
+
+    def __init__(self, *, C: float = 1.0, variant: str = "pa1", kernel_type: str = "gaussian",
+                 h: float = 1.0, degree: int = 2, offset: float = 1.0):
+        self.C = C
+        self.variant = variant
+        self._init_kernel(kernel_type, h, degree, offset)
+
+    @classmethod
+    def display_title(cls, params):
+        variant = params.get("variant", cls.param_defaults()["variant"])
+        return "Kernel " + _TITLES.get(variant, f"PA[{variant}]")
+
+    @classmethod
+    def display_shown(cls, params):
+        unused = {"variant"} | ({"C"} if params.get("variant") == "pa" else set())
+        return [k for k in super().display_shown(params) if k not in unused]
+
+    def kernel(self):
+        return pa_rule.CLASSIFICATION
+
+    def kernel_params(self):
+        return pa_rule.Params(*self.kernel_fields(), *step_size_params(self.C, self.variant), 0.0)
+
+
+class KernelPARegressor(KernelPA, key="kernel_pa_regression"):
+    """Kernel Passive-Aggressive regression (Crammer et al. 2006, Secs. 4 and 7): with
+    l = max(0, |f(x) - y| - epsilon) > 0, x joins with coefficient sign(y - f(x)) tau, tau as
+    for :class:`KernelPA`. Sugiyama's (2015, ch. 31) l2 PA regression with a Gaussian kernel
+    model is ``variant="pa2", C=1/(2 lambda), epsilon=0``.
+
+    >>> import numpy as np
+    >>> from olbench import run
+    >>> X = np.array([[0.0], [0.0]]); y = np.array([2.0, 2.0])
+    >>> run(KernelPARegressor(variant="pa", epsilon=0.5), X, y).margins.tolist()
+    [0.0, 1.5]
+    """
+
+    task = "regression"
+    constraints = {**KernelPA.constraints, "epsilon": Interval(0, inf)}
+
+    def __init__(self, *, C: float = 1.0, variant: str = "pa1", epsilon: float = 0.1,
+                 kernel_type: str = "gaussian", h: float = 1.0, degree: int = 2,
+                 offset: float = 1.0):
+        super().__init__(C=C, variant=variant, kernel_type=kernel_type, h=h, degree=degree,
+                         offset=offset)
+        self.epsilon = epsilon
+
+    @classmethod
+    def display_title(cls, params):
+        return super().display_title(params) + " regression"
+
+    def kernel(self):
+        return pa_rule.REGRESSION
+
+    def kernel_params(self):
+        return pa_rule.Params(*self.kernel_fields(), *step_size_params(self.C, self.variant),
+                              float(self.epsilon))
+
+
+class KernelRLS(KernelLearner, key="kernel_rls"):
+    """Kernel recursive least squares = kernel AROW regression: the dual of ``rls`` /
+    ``arow_regression`` (prior Sigma_0 = a I, noise variance r), predicting
+    f_t(x) = a k_t(x)' (a K_t + r I)^-1 y_t (Engel, Mannor, Meir, IEEE TSP 2004, KRLS without
+    sparsification; Vaits & Crammer, ALT 2011, AROWR). Every example becomes a support vector
+    and (a K + r I)^-1 is kept whole: O(n^2) memory and time per round after n rounds.
+
+    >>> import numpy as np
+    >>> from olbench import run
+    >>> X = np.array([[1.0], [1.0]]); y = np.array([2.0, 2.0])
+    >>> run(KernelRLS(kernel_type="linear"), X, y).margins.tolist()   # 1 * 2 / (1 + 1)
+    [0.0, 1.0]
+    """
+
+    display_label = "Kernel RLS"
+    task = "regression"
+    quadratic = True
+    constraints = {"r": Interval(0, inf, low_open=True), "a": Interval(0, inf, low_open=True),
+                   **KERNEL_CONSTRAINTS}
+    display_params = ("r", "kernel_type")
+
+    def __init__(self, *, r: float = 1.0, a: float = 1.0, kernel_type: str = "gaussian",
+                 h: float = 1.0, degree: int = 2, offset: float = 1.0):
+        self.r = r
+        self.a = a
+        self._init_kernel(kernel_type, h, degree, offset)
+
+    def kernel(self):
+        return rls_rule.KERNEL
+
+    def kernel_params(self):
+        return rls_rule.Params(*self.kernel_fields(), float(self.a), float(self.r))
+

@@ -1,0 +1,173 @@
+"""Kernel learners (issue 13): with the linear kernel each equals its linear twin; budgets
+bound memory; the kernel mistake bounds hold on random streams. Exactness against the
+plain-numpy twins and the registry-wide contracts run from tests/naive.py."""
+
+from __future__ import annotations
+
+import math
+import warnings
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from conftest import make_data
+
+import olbench
+from olbench import make_learner, run
+from olbench.bounds import BoundViolation, RunRecord
+from olbench.bounds.kernel import FORGETRON_MISTAKES, KERNEL_NOVIKOFF
+from olbench.comparators import make_comparator
+from olbench.component import InvalidParameterError
+from olbench.kernels import rkhs
+from olbench.streams import make_stream
+
+LINEAR_TOL = dict(rtol=1e-10, atol=1e-10)
+
+TWINS = [("kernel_perceptron", {}, "perceptron", {}),
+         ("kernel_pa", {"variant": "pa"}, "pa", {"variant": "pa"}),
+         ("kernel_pa", {"variant": "pa1", "C": 0.1}, "pa", {"variant": "pa1", "C": 0.1}),
+         ("kernel_pa", {"variant": "pa2", "C": 0.5}, "pa", {"variant": "pa2", "C": 0.5}),
+         ("kernel_pa_regression", {"variant": "pa2", "C": 2.0, "epsilon": 0.2},
+          "pa_regression", {"variant": "pa2", "C": 2.0, "epsilon": 0.2}),
+         ("kernel_pa_regression", {"variant": "pa", "epsilon": 0.0},
+          "pa_regression", {"variant": "pa", "epsilon": 0.0}),
+         ("kernel_rls", {"r": 0.5, "a": 2.0}, "rls", {"r": 0.5, "a": 2.0}),
+         ("kernel_rls", {}, "arow_regression", {}),
+         ("budget_perceptron", {"budget": 500}, "perceptron", {}),
+         ("forgetron", {"budget": 500}, "perceptron", {})]
+
+
+@pytest.mark.parametrize("fmt", ["dense", "csr"])
+@pytest.mark.parametrize("key,params,linear_key,linear_params", TWINS,
+                         ids=[f"{k}-{p}" for k, p, _, _ in TWINS])
+def test_linear_kernel_equals_the_linear_learner(key, params, linear_key, linear_params, fmt):
+    """f(x) = sum_i w_i x_i.x = (sum_i w_i x_i).x: the dual run is the primal run (a budget
+    larger than the stream never discards)."""
+    kernel_learner = make_learner(key, kernel_type="linear", **params)
+    X, y = make_data(kernel_learner.task, 5, n=200, zero_rows=True)
+    Xf = sp.csr_matrix(X) if fmt == "csr" else X
+    dual = run(kernel_learner, Xf, y)
+    primal = run(make_learner(linear_key, **linear_params), Xf, y)
+    np.testing.assert_allclose(dual.margins, primal.margins, **LINEAR_TOL)
+    np.testing.assert_array_equal(dual.updated, primal.updated)
+    w = dual.state["w"] @ dual.state["A"]            # the primal weights sum_i w_i x_i
+    np.testing.assert_allclose(w, primal.state["w"], **LINEAR_TOL)
+    assert dual.updated.sum() >= 20
+
+
+def test_gaussian_width_is_the_books():
+    """Sugiyama (2015) writes exp(-||x - x'||^2 / (2 h^2)): at distance h the kernel is e^-1/2."""
+    params = rkhs.Params(rkhs.GAUSSIAN, 2 * 0.3 ** 2, 2, 1.0)
+    K = rkhs.gram(params, np.array([[0.0, 0.0]]), np.array([[0.3, 0.0], [0.0, 0.6]]))
+    np.testing.assert_allclose(K, [[math.exp(-0.5), math.exp(-2.0)]], rtol=1e-15)
+    poly = rkhs.Params(rkhs.POLYNOMIAL, 1.0, 3, 0.5)
+    assert rkhs.gram(poly, np.array([[1.0, 2.0]]), np.array([[3.0, -1.0]]))[0, 0] == 1.5 ** 3
+
+
+@pytest.mark.parametrize("key,budget", [("budget_perceptron", 12), ("forgetron", 12),
+                                        ("norma", 12)])
+def test_budget_bounds_the_memory_and_is_reached(key, budget):
+    stream = make_stream("noisy", n=3000, d=4, flip_rate=0.2, seed=3)
+    size = "tau" if key == "norma" else "budget"
+    learner = make_learner(key, **{size: budget})
+    trace = run(learner, stream, chunk_size=500)
+    slots = budget + (key == "forgetron")
+    assert trace.state["w"].shape == (slots,) and trace.state["A"].shape == (slots, 4)
+    assert int(trace.state["s"][0]) == budget          # full: the budget was binding
+    assert trace.n_updates > 3 * budget
+
+
+def test_budget_perceptron_seed_reproducible_and_matters():
+    X, y = make_data("classification", 6, n=400)
+    a, b, c = (run(make_learner("budget_perceptron", budget=10, seed=s), X, y)
+               for s in (4, 4, 5))
+    np.testing.assert_array_equal(a.margins, b.margins)
+    assert not np.array_equal(a.margins, c.margins)
+
+
+def test_unbudgeted_state_grows_to_the_support_vectors_only():
+    X, y = make_data("classification", 7, n=300)
+    learner = make_learner("kernel_perceptron", h=0.7)
+    trace = run(learner, X, y, chunk_size=50)
+    assert learner.state_.w.shape == (trace.n_updates,)   # trimmed after the run
+    assert trace.state["A"].shape == (trace.n_updates, X.shape[1])
+    np.testing.assert_array_equal(trace.state["A"], X[trace.updated])
+    np.testing.assert_array_equal(trace.state["w"], y[trace.updated])
+
+
+def test_norma_decay_must_stay_positive():
+    with pytest.raises(InvalidParameterError, match=r"NORMA: invalid eta=2\.0 with lam=0\.5"):
+        run(make_learner("norma", eta=2.0, lam=0.5), np.ones((2, 2)), np.ones(2))
+
+
+def _check(theorem, learner, stream, T):
+    X, y = stream.materialize()
+    trace = run(learner, X, y)
+    fits = {}
+    for spec in theorem.needs(learner.get_params()):
+        comparator = make_comparator(spec["key"], **{k: v for k, v in spec.items()
+                                                     if k != "key"})
+        fits[comparator.name] = comparator.fit(X, y, stream.meta, cache=None)
+    record = RunRecord.of(trace, learner, checkpoints=T, R=stream.meta.radius, fits=fits)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", BoundViolation)
+        return trace, [c for _, c in theorem.checks(record)]
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+@pytest.mark.parametrize("kernel", [{}, {"h": 0.4}, {"kernel_type": "polynomial", "degree": 3},
+                                    {"kernel_type": "linear"}])
+def test_kernel_novikoff_holds_on_random_streams(kernel, seed):
+    stream = make_stream("separable", n=300, d=3, gamma=0.1, R=1.0, seed=seed)
+    _, checks = _check(KERNEL_NOVIKOFF, make_learner("kernel_perceptron", **kernel), stream,
+                       [30, 300])
+    assert all(c.holds for c in checks) and checks[-1].observed > 0
+
+
+def test_kernel_novikoff_with_the_linear_kernel_is_novikoff():
+    stream = make_stream("separable", n=300, d=3, gamma=0.1, R=1.0, seed=2)
+    X, y = stream.materialize()
+    _, (check,) = _check(KERNEL_NOVIKOFF, make_learner("kernel_perceptron",
+                                                       kernel_type="linear"), stream, [300])
+    linear = make_comparator("max_margin").fit(X, y, stream.meta, cache=None)
+    R = float(np.linalg.norm(X, axis=1).max())
+    assert check.bound == pytest.approx((R / linear.info["gamma"]) ** 2, rel=1e-6)
+
+
+def test_forgetron_bound_holds_when_the_budget_binds():
+    """B = 83 (the theorem's smallest) on noisy data: dozens of removals, no violation."""
+    stream = make_stream("noisy", n=300, d=2, flip_rate=0.4, seed=0)
+    trace, checks = _check(FORGETRON_MISTAKES, make_learner("forgetron", budget=83, h=0.1),
+                           stream, [100, 300])
+    assert trace.n_mistakes > 83 + 40 and trace.state["s"][0] == 83   # 40+ removals
+    assert all(c.holds for c in checks), [(c.bound, c.observed) for c in checks]
+
+
+def test_forgetron_bound_skips_outside_its_assumptions():
+    stream = make_stream("separable", n=100, d=3, gamma=0.1, R=2.0, seed=0)
+    _, checks = _check(FORGETRON_MISTAKES, make_learner("forgetron", budget=90,
+                                                        kernel_type="linear"), stream, [100])
+    assert checks[0].holds is None and "k(x_t, x_t) <= 1" in checks[0].skip_reason
+    _, checks = _check(FORGETRON_MISTAKES, make_learner("forgetron", budget=50), stream, [100])
+    assert "B >= 83" in checks[0].skip_reason
+
+
+def test_kernel_learners_run_from_the_registry_and_name_their_kernel():
+    learner = olbench.make_learner("kernel_pa", variant="pa2", C=0.5, h=0.3)
+    assert learner.display_name == "Kernel PA-II (C=0.5, kernel_type=gaussian, h=0.3)"
+    poly = olbench.make_learner("kernel_perceptron", kernel_type="polynomial", degree=3)
+    assert poly.display_name == "Kernel Perceptron (kernel_type=polynomial, degree=3, offset=1)"
+
+
+def test_kernel_max_margin_refuses_long_streams_with_a_reason():
+    X, y = make_data("classification", 8, n=50)
+    fit = make_comparator("kernel_max_margin", max_rounds=40).fit(X, y, cache=None)
+    assert not fit.ok and "n = 50 rounds > max_rounds = 40" in fit.skip_reason
+
+
+@pytest.mark.parametrize("key,params", [("kernel_perceptron", {}), ("norma", {"tau": 3})])
+def test_random_initial_weights_are_refused(key, params):
+    """init=randn draws d weights; a kernel learner's w holds dual coefficients (f_0 = 0),
+    even when a budget happens to equal d."""
+    with pytest.raises(InvalidParameterError, match=r"invalid init='randn'.*must be 'zeros'"):
+        run(make_learner(key, init="randn", **params), np.ones((2, 3)), np.ones(2))
