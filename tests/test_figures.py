@@ -469,6 +469,22 @@ def test_regression_figures_average_loss_and_the_fitted_sinc_curve():
     assert curves["noise-free curve"].get_ydata() == pytest.approx(s0.meta.clean_y[order])
 
 
+def test_no_fitted_function_over_several_passes():
+    """A stream of several passes over 1-D inputs (Sugiyama's Fig. 31.9) has one x per input
+    but a round per pass: the fitted-function figure leaves it out rather than fail."""
+    from olbench.figures import regression
+    from olbench.grid import run_task
+    from olbench.tasks import Task
+
+    sinc = {"_target_": "olbench.streams.Sinc", "n": 30}
+    passes = {"_target_": "olbench.streams.Passes", "stream": sinc, "passes": 3}
+    learner = {"_target_": "olbench.learners.pa.PARegressor"}
+    tasks = [Task("sinc", 0, stream, learner, (), 6) for stream in (sinc, passes)]
+    table = pd.concat([run_task(t) for t in tasks], ignore_index=True)
+    assert (table["status"] == "ok").all()
+    assert list(regression.fitted_function_figures(table, tasks)) == ["fit_0"]
+
+
 def test_libol_panels_have_seed_bands_median_time_and_rate_axes_scaled_to_the_data(table):
     slow = table.copy()
     preempted = slow["seed"].eq(0) & slow["learner_key"].eq("pa")

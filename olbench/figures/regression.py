@@ -124,6 +124,8 @@ def fitted_function_figures(table: pd.DataFrame, tasks) -> dict[str, Figure]:
         stream = instantiate(spec, _convert_="all")
         if stream.task != "regression" or "x" not in stream.meta.extra:
             continue
+        if len(stream.meta.extra["x"]) != stream.meta.n:
+            continue  # several passes over the inputs (stream=passes): one x, many rounds
         rows = ok[ok[col.STREAM] == stream.name]
         if rows.empty:
             continue
