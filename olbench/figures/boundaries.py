@@ -14,9 +14,9 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from olbench import schema as col
-from olbench.figures.registry import figure
+from olbench.figures.registry import figure, streams_with_final_weights
 from olbench.figures.style import figure_legend, learner_styles, line_style, styled, wrap
-from olbench.views import display_name, drop_param, ok_rows, short_label
+from olbench.views import display_name, drop_param, short_label
 
 
 def _boundary_segment(w: np.ndarray, box: tuple[float, float, float, float]):
@@ -88,20 +88,9 @@ def boundary_figures(table: pd.DataFrame, tasks) -> dict[str, Figure]:
     """``boundaries_<i>``: the final decision boundaries of every learner on the i-th stream of
     the grid's ``tasks`` (first seed's data), for the streams with two features (plus a
     bias); none when the table has no ``final_w`` column."""
-    from hydra.utils import instantiate
-
-    if col.FINAL_W not in table:
-        return {}
-    ok = ok_rows(table)
-    ok = ok[ok[col.FINAL_W].notna()].drop_duplicates(col.RUN_ID)
-    first_seed = min(t.seed for t in tasks)
-    streams = {json.dumps(t.stream, sort_keys=True, default=str): t.stream for t in tasks
-               if t.seed == first_seed}
     figures: dict[str, Figure] = {}
-    for number, spec in enumerate(streams.values()):
-        stream = instantiate(spec, _convert_="all")
-        rows = ok[ok[col.STREAM] == stream.name]
-        if rows.empty or stream.meta.d - int(stream.meta.bias) != 2:
+    for number, stream, rows, _ in streams_with_final_weights(table, tasks):
+        if stream.meta.d - int(stream.meta.bias) != 2:
             continue
         X, y = stream.materialize()
         X = X[:, :2]  # the points; a bias column (last) is part of w, not of the picture

@@ -38,6 +38,31 @@ class FigureKind:
 FIGURES: dict[str, FigureKind] = {}
 
 
+def streams_with_final_weights(table: pd.DataFrame, tasks):
+    """For figures drawn from the runs' final weights (``final_w``): per stream of the grid,
+    numbered in the grid's order, ``(number, stream, rows, seed)``: the stream built from the
+    first seed's spec and the ok rows of that stream that stored their final weights."""
+    import json
+
+    from hydra.utils import instantiate
+
+    from olbench import schema as col
+    from olbench.views import ok_rows
+
+    if col.FINAL_W not in table:
+        return
+    ok = ok_rows(table)
+    ok = ok[ok[col.FINAL_W].notna()].drop_duplicates(col.RUN_ID)
+    seed = min(t.seed for t in tasks)
+    specs = {json.dumps(t.stream, sort_keys=True, default=str): t.stream for t in tasks
+             if t.seed == seed}
+    for number, spec in enumerate(specs.values()):
+        stream = instantiate(spec, _convert_="all")
+        rows = ok[ok[col.STREAM] == stream.name]
+        if not rows.empty:
+            yield number, stream, rows, seed
+
+
 def figure(stem: str, *, order: float, caption: str | None = None, tasks: bool = False,
            **params) -> Callable:
     """Register the decorated builder as the figure ``stem`` (``params`` are passed to it);

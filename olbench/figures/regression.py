@@ -15,7 +15,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from olbench import schema as col
-from olbench.figures.registry import figure
+from olbench.figures.registry import figure, streams_with_final_weights
 from olbench.figures.style import (
     BAND,
     LABELS,
@@ -31,7 +31,6 @@ from olbench.views import (
     drop_param,
     groups,
     mean_band,
-    ok_rows,
     one_per_learner,
     ordered,
     per_checkpoint,
@@ -109,26 +108,13 @@ def fitted_function_figure(x, y, predictions: dict[str, np.ndarray], *, clean=No
 def fitted_function_figures(table: pd.DataFrame, tasks) -> dict[str, Figure]:
     """``fit_<i>``: the final predictors of every learner on the i-th stream of the grid
     whose inputs are 1-D (``meta.extra["x"]``), first seed; needs ``final_w``."""
-    from hydra.utils import instantiate
-
-    if col.FINAL_W not in table:
-        return {}
-    ok = ok_rows(table)
-    ok = ok[ok[col.FINAL_W].notna()].drop_duplicates(col.RUN_ID)
-    first_seed = min(t.seed for t in tasks)
-    streams = {json.dumps(t.stream, sort_keys=True, default=str): t.stream for t in tasks
-               if t.seed == first_seed}
     styles = learner_styles(table)
     figures: dict[str, Figure] = {}
-    for number, spec in enumerate(streams.values()):
-        stream = instantiate(spec, _convert_="all")
+    for number, stream, rows, first_seed in streams_with_final_weights(table, tasks):
         if stream.task != "regression" or "x" not in stream.meta.extra:
             continue
         if len(stream.meta.extra["x"]) != stream.meta.n:
             continue  # several passes over the inputs (stream=passes): one x, many rounds
-        rows = ok[ok[col.STREAM] == stream.name]
-        if rows.empty:
-            continue
         X, y = stream.materialize()
         X = X.toarray() if hasattr(X, "toarray") else np.asarray(X)
         names = short_label(rows, col.LEARNER, table)
