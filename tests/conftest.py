@@ -27,3 +27,28 @@ def make_data(task: str, seed: int, n: int = 150, d: int = 6, density: float = 1
 def as_format(request):
     """Turns a dense array into the input format under test."""
     return (lambda X: X) if request.param == "dense" else sp.csr_matrix
+
+
+def pytest_sessionstart(session):
+    """On a run of the whole suite, compile every learner's loops first, split over two
+    processes (tests/warm_kernels.py): on a fresh checkout numba's compilation is most of
+    the suite's time and the tests themselves run on one core. A run of chosen tests skips
+    this; with a warm cache it costs the two processes' start-up."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    config = session.config
+    if (config.args_source != pytest.Config.ArgsSource.TESTPATHS or config.option.collectonly
+            or os.environ.get("NUMBA_DISABLE_JIT") == "1"):
+        return
+    from olbench.learners import Learner
+
+    keys = sorted(Learner.registry.keys())
+    script = str(Path(__file__).with_name("warm_kernels.py"))
+    workers = [subprocess.Popen([sys.executable, script, *keys[i::2]],
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+               for i in range(2)]
+    for worker in workers:
+        worker.wait()

@@ -135,17 +135,23 @@ def panels(n: int, *, ncols: int = 3, size=(4.8, 3.4), sharex=False) -> tuple[Fi
 
 
 def figure_legend(fig: Figure, axes: list, note: str | None = None) -> None:
-    """One legend for the whole figure, below it: every label once, in drawing order."""
+    """One legend for the whole figure, below it: every label once, in drawing order. The
+    figure grows by the legend's height, so that a long legend (sixteen learners) does not
+    squash the panels above it."""
     seen: dict[str, object] = {}
     for ax in axes:
         for h, lab in zip(*ax.get_legend_handles_labels()):
             seen.setdefault(lab, h)
+    if not seen:
+        return
+    # the columns are sized by the entries; the note, last, may make its own column wider
+    longest = max(len(text) for text in seen) + 8        # + the handle and the gap
     if note:
         seen[note] = Patch(color="0.5", alpha=0.25)
-    if seen:
-        longest = max(len(text) for text in seen) + 8        # + the handle and the gap
-        ncols = max(1, min(3, len(seen), chars(fig, STYLE["legend.fontsize"]) // longest))
-        fig.legend(list(seen.values()), list(seen), loc="outside lower center", ncols=ncols)
+    ncols = max(1, min(3, len(seen), chars(fig, STYLE["legend.fontsize"]) // longest))
+    fig.legend(list(seen.values()), list(seen), loc="outside lower center", ncols=ncols)
+    rows = -(-len(seen) // ncols)
+    fig.set_figheight(fig.get_figheight() + rows * 1.5 * STYLE["legend.fontsize"] / 72)
 
 
 @styled
