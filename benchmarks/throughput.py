@@ -138,6 +138,22 @@ def hdot(a, b, x, blocked):
 
 
 @numba.njit(cache=True, fastmath=False)
+def dot_pass(X, w, margins):
+    """The least work any linear rule does per round: read the row, take w.x (blocked), record
+    it; no update, so no round waits for the previous one. Its time is what reading X at the
+    machine's speed costs in practice (the "dot pass" column), a floor for every rule here."""
+    for t in range(X.shape[0]):
+        margins[t] = hdot(w, None, X[t], True)
+
+
+def run_dot_pass(X) -> float:
+    w, margins = np.ones(X.shape[1]), np.empty(X.shape[0])
+    start = time.perf_counter()
+    dot_pass(X, w, margins)
+    return time.perf_counter() - start
+
+
+@numba.njit(cache=True, fastmath=False)
 def hand_perceptron(X, y, eta, w, margins, updated, blocked=True):
     n, d = X.shape
     for t in range(n):
@@ -514,7 +530,8 @@ def bench_one(rule: str, X, y, args) -> Row:
     # machine's load hits both alike
     olbench.run(make_olbench(rule, d), X[:64], y[:64])
     run_hand(rule, X[:64], y[:64])
-    traces, walls, hand, chain = [], [], [], []
+    run_dot_pass(X[:64])
+    traces, walls, hand, chain, passes = [], [], [], [], []
     for _ in range(args.repeats):
         learner = make_olbench(rule, d)
         start = time.perf_counter()
@@ -525,12 +542,14 @@ def bench_one(rule: str, X, y, args) -> Row:
         hand.append(run_hand(rule, X, y))
         if rule in CHAIN:
             chain.append(run_hand(rule, X, y, blocked=False)[0])
+        passes.append(run_dot_pass(X))
     trace = traces[-1]
     row.ns["olbench_run"] = ns(statistics.median(walls), n)
     row.ns["olbench_loop"] = ns(statistics.median(t.time_s for t in traces), n)
     row.ns["hand"] = ns(statistics.median(h[0] for h in hand), n)
     row.ns["chain"] = ns(statistics.median(chain), n) if chain else None
     row.ns["floor"] = ns(8.0 * d / args.bandwidth, 1)  # bytes of X per example / bandwidth
+    row.ns["dot_pass"] = ns(statistics.median(passes), n)
     row.rows["olbench_run"] = row.rows["olbench_loop"] = row.rows["hand"] = n
     row.updates = trace.n_updates / n
     w_ol, A_ol = trace.state["w"], trace.state["A"]
@@ -603,16 +622,30 @@ def _verdict(value: float | None, target: float, at_most: bool) -> str:
     return "PASS" if ok else "MISS"
 
 
-COLUMNS = ("olbench_run", "olbench_loop", "hand", "chain", "floor", "numpy", "river", "sklearn")
+COLUMNS = ("olbench_run", "olbench_loop", "hand", "chain", "floor", "dot_pass", "numpy", "river",
+           "sklearn")
+
+
+def feasible(r: Row) -> str:
+    """Whether the river and 1-chain targets can be met at all on this machine: each asks for a
+    time below which no rule that reads its row and takes w.x can go (the dot pass)."""
+    floor = r.ns.get("dot_pass")
+    notes = []
+    if r.ns.get("river") is not None and r.ns["river"] / TARGET_RIVER < floor:
+        notes.append(f"river/{TARGET_RIVER:.0f} = {_fmt(r.ns['river'] / TARGET_RIVER)} < pass")
+    if r.ns.get("chain") is not None and r.d >= 100 and TARGET_CHAIN * r.ns["chain"] < floor:
+        notes.append(f"{TARGET_CHAIN}x 1-chain = {_fmt(TARGET_CHAIN * r.ns['chain'])} < pass")
+    return "; ".join(notes) or "-"
 
 
 def format_table(rows: list[Row]) -> str:
     """A Markdown table: ns/example, ratios, verdicts."""
     head = ("| learner | d | upd % | olbench run | olbench loop | hand loop | 1-chain loop |"
-            " bandwidth floor | numpy loop | river |"
+            " bandwidth floor | dot pass | numpy loop | river |"
             " sklearn | loop/hand | run/1-chain | run/floor | numpy/run | river/run | sklearn/run |"
             " river/loop | sklearn/loop | <=1.1x hand | <=0.6x 1-chain (d>=100) |"
-            " <=1.5x floor (d=1000) | full: <=1.3x numpy+BLAS | >=300x river | >=3x sklearn |")
+            " <=1.5x floor (d=1000) | full: <=1.3x numpy+BLAS | >=300x river | >=3x sklearn |"
+            " below the dot pass (unreachable) |")
     lines = [head, "|" + "---|" * (head.count("|") - 1)]
     for r in rows:
         loop_hand = r.ratio("olbench_loop", "hand")
@@ -639,7 +672,8 @@ def format_table(rows: list[Row]) -> str:
                  _verdict(1 / numpy_run if numpy_run and r.rule in FULL else None, TARGET_BLAS,
                           True),
                  _verdict(river_run, TARGET_RIVER, False),
-                 _verdict(sk_run, TARGET_SKLEARN, False)]
+                 _verdict(sk_run, TARGET_SKLEARN, False),
+                 feasible(r)]
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
@@ -709,7 +743,8 @@ def draw(rows: list[Row], path: str) -> None:
 
     rules = list(dict.fromkeys(r.rule for r in rows))
     styles = {"olbench_run": ("olbench run", "o", "-"), "hand": ("hand loop", "s", "--"),
-              "chain": ("1-chain loop", "^", ":"), "numpy": ("numpy loop", "v", "-."),
+              "chain": ("1-chain loop", "^", ":"), "dot_pass": ("dot pass (no updates)", "x", ":"),
+              "numpy": ("numpy loop", "v", "-."),
               "river": ("river", "D", "-"), "sklearn": ("scikit-learn fit", "P", "--")}
     fig, axes = plt.subplots(1, len(rules), figsize=(3.6 * len(rules), 3.4), squeeze=False,
                              sharey=True)

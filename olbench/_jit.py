@@ -12,7 +12,18 @@ coverage sees the kernels).
 
 from __future__ import annotations
 
+import os
+
 import numba
+
+# numba leaves LLVM's SLP vectoriser off by default. The blocked sums of kernels/rows.py are
+# written for it: eight independent partial sums over consecutive entries, which it packs
+# into vector registers. It does not re-associate anything (fast-math stays off), so each
+# lane adds the same terms in the same order and results are bit-identical with it on or
+# off (tests/test_reductions.py checks this in a process with it off); only speed changes.
+# It applies to code compiled after this import; an explicit NUMBA_SLP_VECTORIZE wins.
+if "NUMBA_SLP_VECTORIZE" not in os.environ:
+    numba.config.SLP_VECTORIZE = 1
 
 JIT_OPTIONS = dict(cache=True, fastmath=False, nogil=True)
 

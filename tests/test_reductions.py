@@ -4,6 +4,7 @@ CSR run passes its rows to the loop as views, never copies."""
 
 from __future__ import annotations
 
+import os
 import tracemalloc
 
 import numba
@@ -54,6 +55,13 @@ def test_sums_follow_the_documented_order_bit_for_bit(d):
     w_big, diag_big = np.zeros(4 * d), np.ones(4 * d)
     w_big[idx], diag_big[idx] = w, diag
     assert _sparse(w_big, idx, x, diag_big) == (dot, quad)
+
+
+def test_the_sums_above_ran_with_the_slp_vectoriser_on():
+    """olbench turns on LLVM's SLP vectoriser (olbench/_jit.py), which packs the eight partial
+    sums into vector registers; the bit-for-bit test above then pins that it changes no
+    result. Were it off, that test would prove nothing about the vectorised code."""
+    assert numba.config.SLP_VECTORIZE or "NUMBA_SLP_VECTORIZE" in os.environ
 
 
 def test_a_different_order_would_be_seen():
