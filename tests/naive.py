@@ -645,6 +645,23 @@ def ons(X, y, *, loss="quadratic", radius=1.0, alpha=0.25, G=2.0):
     return _result(margins, [True] * len(X), w=w, A=M)
 
 
+@twin(weighted_majority=[{}, {"beta": 0.1}, {"beta": 0.9}])
+def weighted_majority(X, y, *, beta=0.5):
+    """Littlestone & Warmuth 1994, WM: weights beta^(mistakes of each expert); the weighted
+    majority errs when the wrong experts hold at least half the weight (ties within 1e-12
+    count as mistakes); every wrong expert's weight is multiplied by beta."""
+    L = np.zeros(X.shape[1])
+    v = beta ** (L - L.min())
+    w = v / v.sum()
+    margins = []
+    for x in X:
+        margins.append(1.0 if w @ x >= 0.5 - 1e-12 else 0.0)
+        L = L + x
+        v = beta ** (L - L.min())
+        w = v / v.sum()
+    return _result(margins, [True] * len(X), w=w, A=L[None, :])
+
+
 def sugiyama_arow_classification(X, y, *, lam):
     """Sugiyama ch. 31 (listing of Fig. 31.7), AROW classification with mu = 0, S = I:
     on y mu.x < 1, with z = S x and b = x.z + lambda:

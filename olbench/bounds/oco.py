@@ -76,6 +76,35 @@ def ftl_quadratic(T: int, L: float, B: float) -> float:
     return 2 * L * (B + L) * float(np.sum(1.0 / np.arange(1, T + 1)))
 
 
+def ftl_linear(leader_losses: np.ndarray, next_leader_losses: np.ndarray) -> np.ndarray:
+    """Follow the Leader's regret bound at every T: sum_{t<=T} f_t(w_t) - f_t(w_{t+1}).
+
+    Source: Shalev-Shwartz (2012), Online Learning and Online Convex Optimization, Lemma 2.1
+    (for FTL's iterates w_t and every u: Regret_T(u) <= sum_t f_t(w_t) - f_t(w_{t+1})), the
+    "follow the leader, be the leader" lemma of Kalai & Vempala (2005), Efficient algorithms
+    for online decision problems, JCSS 71, Sec. 3. ``leader_losses[t]`` = f_t(w_t),
+    ``next_leader_losses[t]`` = f_t(w_{t+1}).
+
+    >>> ftl_linear(np.array([0.0, 1.0, 1.0]), np.array([-0.5, -1.0, -1.0])).tolist()
+    [0.5, 2.5, 4.5]
+    """
+    return np.cumsum(np.asarray(leader_losses) - np.asarray(next_leader_losses))
+
+
+def weighted_majority_mistakes(N: int, m: float, beta: float) -> float:
+    """The weighted majority algorithm's mistakes: at most (ln N + m ln(1/beta)) /
+    ln(2/(1 + beta)), m the best expert's mistakes (initial weights 1).
+
+    Source: Littlestone & Warmuth (1994), The weighted majority algorithm, Information and
+    Computation 108(2), Sec. 2 (WM): a mistake leaves at most (1 + beta)/2 of the total
+    weight, and the best expert keeps beta^m of its weight 1.
+
+    >>> weighted_majority_mistakes(N=2, m=1, beta=0.5) == math.log(4) / math.log(4 / 3)
+    True
+    """
+    return (math.log(N) + m * math.log(1.0 / beta)) / math.log(2.0 / (1.0 + beta))
+
+
 def hedge_fixed(T: int, N: int, eta: float) -> float:
     """Hedge with a fixed eta on losses in [0, 1]: regret <= ln N / eta + eta T / 8.
 
@@ -184,6 +213,35 @@ def FTL_QUADRATIC(rec: RunRecord):
     B = largest_norm(p["domain"], float(p["radius"]), dimension(rec))
     return [(T, ftl_quadratic(int(T), R, B), r) for T, r in zip(rec.checkpoints,
                                                                regret(rec, fit))]
+
+
+@theorem("ftl_linear", "regret", needs=best_point,
+         source="Shalev-Shwartz (2012), Online Learning and Online Convex Optimization, "
+                "Lemma 2.1; Kalai & Vempala (2005), JCSS 71, Sec. 3 (be the leader)")
+def FTL_LINEAR(rec: RunRecord):
+    """sum_{t<=T} f_t(w_t) - f_t(w_{t+1}) for FTL on linear losses, with FTL's iterates w_t
+    computed from the losses by the comparator (``best_point``'s ``leader_losses``), not
+    read from the run: the run's recorded regret must stay below the lemma's sum for FTL's
+    points, so a run that is not FTL's (or misreports its losses) can exceed it."""
+    fit = point_fit(rec)
+    if "leader_losses" not in fit.info:
+        raise Skip("the best_point fit has no leader terms (linear losses only)")
+    bound = ftl_linear(fit.info["leader_losses"], fit.info["next_leader_losses"])
+    return [(T, float(bound[T - 1]), r) for T, r in zip(rec.checkpoints, regret(rec, fit))]
+
+
+@theorem("weighted_majority_mistakes", "mistakes", needs=best_point,
+         source="Littlestone & Warmuth (1994), The weighted majority algorithm, Information "
+                "and Computation 108(2), Sec. 2")
+def WEIGHTED_MAJORITY_MISTAKES(rec: RunRecord):
+    """(ln N + m_T ln(1/beta)) / ln(2/(1 + beta)) at every T, m_T the best expert's loss over
+    the first T rounds (losses in [0, 1]); observed: WM's recorded mistakes."""
+    fit = point_fit(rec)
+    unit_losses(fit)
+    N, beta = dimension(rec), float(rec.params["beta"])
+    made = np.cumsum(rec.margins)[rec.checkpoints - 1]
+    return [(T, weighted_majority_mistakes(N, float(m), beta), float(M))
+            for T, m, M in zip(rec.checkpoints, fit.cum_loss_at(rec.checkpoints), made)]
 
 
 def _hedge(rec: RunRecord, bound) -> list:
