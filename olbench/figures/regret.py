@@ -150,9 +150,11 @@ def regret_figure(table: pd.DataFrame, *, loglog: bool = False) -> Figure | None
         ax.set_xlabel(LABELS[col.T])
         ax.set_ylabel(LABELS[col.REGRET])
     loss = _single(cp[col.LOSS], col.LOSS) if col.LOSS in cp else "?"
-    comp = _single(cp.loc[cp[col.COMPARATOR].ne("none"), col.COMPARATOR], col.COMPARATOR)
+    named = [display_name(c) for c in comparators if c != "none"]
+    against = (f"comparator u = {named[0]}" if len(named) == 1 else
+               f"comparators {', '.join(named)}" if named else "no comparator")
     seeds = cp[col.SEED].nunique()
-    fig.suptitle(wrap(f"Regret ({loss} loss) against comparator u = {comp}, mean over "
+    fig.suptitle(wrap(f"Regret ({loss} loss) against {against}, mean over "
                       f"{seeds} seed{'s' if seeds != 1 else ''}", chars(fig, 11)))
     if not loglog:
         figure_legend(fig, axes, note=BAND)
