@@ -152,9 +152,10 @@ def best_point(p) -> list[dict]:
              "domain": p.get("domain", "simplex"), "radius": p.get("radius", 1.0)}]
 
 
-def ball_point(p) -> list[dict]:
-    """``needs`` of the theorems of learners that live on the ball (ONS)."""
-    return [{"key": "best_point", "loss": p["loss"], "domain": "ball", "radius": p["radius"]}]
+def ons_point(p) -> list[dict]:
+    """``needs`` of ONS's theorem: the best point of its set (ball or simplex)."""
+    return [{"key": "best_point", "loss": p["loss"], "domain": p.get("domain", "ball"),
+             "radius": p["radius"]}]
 
 
 def point_fit(rec: RunRecord, want: dict | None = None):
@@ -312,19 +313,22 @@ def ons_regret(T: int, d: int, alpha: float, G: float, D: float) -> float:
     return 5 * (1 / alpha + G * D) * d * math.log(T)
 
 
-@theorem("ons_regret", "regret", needs=ball_point,
+@theorem("ons_regret", "regret", needs=ons_point,
          source="Hazan, Agarwal & Kale (2007), Logarithmic regret algorithms for online convex "
                 "optimization, Machine Learning 69, Theorem 2; Hazan (2016), Theorem 4.5")
 def ONS_REGRET(rec: RunRecord):
-    """5 (1/alpha + G D) d ln T at every checkpoint T > 4, quadratic losses on the ball,
-    when the declared G and alpha hold on this stream (G >= r + R, alpha <= 1/(r + R)^2)."""
+    """5 (1/alpha + G D) d ln T at every checkpoint T > 4, quadratic losses on the ball
+    (D = 2r) or the simplex (D = sqrt 2), when the declared G and alpha hold on this stream
+    (G >= B + R, alpha <= 1/(B + R)^2, B = r on the ball, 1 on the simplex)."""
     p = rec.params
-    R, fit = rec.require_radius(), point_fit(rec, ball_point(p)[0])
+    R, fit = rec.require_radius(), point_fit(rec, ons_point(p)[0])
     r, G, alpha = float(p["radius"]), float(p["G"]), float(p["alpha"])
-    if G < r + R or alpha > 1 / (r + R) ** 2:
+    simplex = p.get("domain", "ball") == "simplex"
+    B, D = (1.0, math.sqrt(2.0)) if simplex else (r, 2 * r)
+    if G < B + R or alpha > 1 / (B + R) ** 2:
         raise Skip(f"G={G:g} and alpha={alpha:g} must bound the gradients and the "
-                   f"exp-concavity on this stream: G >= r + R = {r + R:.4g}, alpha <= "
-                   f"1/(r + R)^2 = {1 / (r + R) ** 2:.4g}")
+                   f"exp-concavity on this stream: G >= B + R = {B + R:.4g}, alpha <= "
+                   f"1/(B + R)^2 = {1 / (B + R) ** 2:.4g} (B = max norm in K = {B:g})")
     d = dimension(rec)
-    return [(T, ons_regret(int(T), d, alpha, G, 2 * r), reg)
+    return [(T, ons_regret(int(T), d, alpha, G, D), reg)
             for T, reg in zip(rec.checkpoints, regret(rec, fit)) if T > 4]
