@@ -6,13 +6,15 @@ one); the shifting comparator may switch too, so its regret says what the learne
 
 from __future__ import annotations
 
+import json
+
 import pandas as pd
 from matplotlib.figure import Figure
 
 from olbench import schema as col
 from olbench.comparators.best_shifting import BestShifting
 from olbench.component import parse_name
-from olbench.figures.drift import SWITCH_COLOR, switch_times
+from olbench.figures.drift import SWITCH_COLOR
 from olbench.figures.registry import figure
 from olbench.figures.style import BAND, LABELS, figure_legend, learner_styles, panels, styled, wrap
 from olbench.views import display_name, mean_band, natural_key, per_checkpoint
@@ -25,6 +27,23 @@ def is_shifting(name) -> bool:
     (True, False)
     """
     return isinstance(name, str) and parse_name(name)[0] == BestShifting.__name__
+
+
+def declared_switches(tasks, streams) -> dict[str, list[int]]:
+    """``{stream name: switch rounds}`` (``meta.extra["switch_times"]``) of the tasks'
+    streams named in ``streams``, rebuilt from their specs (deterministic; no learner runs)."""
+    from hydra.utils import instantiate
+
+    from olbench.views import drop_param
+
+    out: dict[str, list[int]] = {}
+    for spec in {json.dumps(t.stream, sort_keys=True, default=str): t.stream
+                 for t in tasks}.values():
+        stream = instantiate(spec, _convert_="all")
+        name = drop_param(stream.name)
+        if name in streams and name not in out:
+            out[name] = [int(t) for t in stream.meta.extra.get("switch_times") or []]
+    return out
 
 
 @figure("regret_shifting", order=24, tasks=True,
@@ -41,10 +60,13 @@ def regret_shifting_figure(table: pd.DataFrame, tasks) -> Figure | None:
         return None
     cp = cp[cp[col.REGRET].notna()]
     shifting = cp[col.COMPARATOR].map(is_shifting)
-    streams = list(dict.fromkeys(cp.loc[shifting, "stream_name"]))
+    # only the (stream, learner) pairs measured against a shifting comparator
+    pairs = set(zip(cp.loc[shifting, "stream_name"], cp.loc[shifting, "learner_label"]))
+    cp = cp[[pair in pairs for pair in zip(cp["stream_name"], cp["learner_label"])]]
+    streams = list(dict.fromkeys(name for name, _ in sorted(pairs)))
     if not streams:
         return None
-    switches = switch_times(tasks or [])
+    switches = declared_switches(tasks or [], streams)
     styles = learner_styles(table)
     fig, axes = panels(len(streams), ncols=2, size=(6.0, 4.0))
     for ax, stream in zip(axes, streams):
