@@ -81,6 +81,13 @@ def test_declared_switches_on_a_drifting_stream():
     np.testing.assert_allclose(zero.prefix_loss, static.prefix_loss, rtol=1e-6, atol=1e-6)
 
 
+def test_rows_that_are_not_expert_losses_are_a_skip_with_the_reason():
+    stream = make_stream("linear_losses", n=50, d=3, seed=0)       # gradients, signed
+    fit = make_comparator("best_shifting", k=1, loss="suffered").fit(
+        *stream.materialize(), stream.meta, checkpoints=[50], cache=None)
+    assert not fit.ok and "loss vectors in [0, 1]" in fit.skip_reason
+
+
 def test_bad_parameters_are_named():
     with pytest.raises(InvalidParameterError, match="k"):
         make_comparator("best_shifting", k=-1).validate()

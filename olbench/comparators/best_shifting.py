@@ -95,9 +95,9 @@ class BestShifting(Comparator, key="best_shifting"):
 
     Two cases, by the loss:
 
-    * ``loss="suffered"`` (expert advice: the rows are the experts' loss vectors, as for
-      Hedge): min over sequences of experts i_1, ..., i_T with at most k rounds where
-      i_t != i_{t-1} of sum_t x_{t, i_t}. **Exact**, switches allowed on every round, by
+    * ``loss="suffered"`` (expert advice: the rows are the experts' loss vectors in [0, 1],
+      as for Hedge; other OCO rows are a skip): min over sequences of experts i_1, ..., i_T
+      with at most k rounds where i_t != i_{t-1} of sum_t x_{t, i_t}. **Exact**, switches allowed on every round, by
       dynamic programming (:func:`best_expert_sequence`), for every prefix.
     * a loss of classification or regression (``hinge``, ``squared``, ...): the sequence may
       switch only at *boundaries*: the stream's declared switch rounds
@@ -158,6 +158,10 @@ class BestShifting(Comparator, key="best_shifting"):
 
     def _experts(self, X, ks, k) -> ComparatorFit:
         L = X.toarray() if sp.issparse(X) else np.asarray(X)
+        if L.size and (L.min() < 0 or L.max() > 1):
+            return self._skip(f"rows are read as experts' loss vectors in [0, 1], but entries "
+                              f"range from {L.min():.3g} to {L.max():.3g}: not an expert-advice "
+                              f"stream", "suffered")
         prefix, path = best_expert_sequence(L, k)
         losses = L[np.arange(L.shape[0]), path]
         total = float(prefix[-1])
