@@ -97,8 +97,9 @@ class BestShifting(Comparator, key="best_shifting"):
 
     * ``loss="suffered"`` (expert advice: the rows are the experts' loss vectors in [0, 1],
       as for Hedge; other OCO rows are a skip): min over sequences of experts i_1, ..., i_T
-      with at most k rounds where i_t != i_{t-1} of sum_t x_{t, i_t}. **Exact**, switches allowed on every round, by
-      dynamic programming (:func:`best_expert_sequence`), for every prefix.
+      with at most k rounds where i_t != i_{t-1} of sum_t x_{t, i_t}. **Exact**, switches
+      allowed on every round, by dynamic programming (:func:`best_expert_sequence`), for
+      every prefix.
     * a loss of classification or regression (``hinge``, ``squared``, ...): the sequence may
       switch only at *boundaries*: the stream's declared switch rounds
       (``meta.extra["switch_times"]``, e.g. of ``drift`` and ``experts``) with
