@@ -54,10 +54,11 @@ def test_shifting_figure_draws_both_regrets_from_the_table(drift_runs):
         table[~table["comparator"].map(regret_shifting.is_shifting)], tasks) is None
 
 
-def test_regret_title_names_every_comparator(drift_runs):
+def test_regret_title_names_every_comparator_and_loss(drift_runs):
     table, _ = drift_runs
     title = regret.regret_figure(table).get_suptitle().replace("\n", " ")
     assert "PrefixBest" in title and "BestShifting" in title and "2 comparators" not in title
+    assert title.startswith("Regret (hinge loss)")
 
 
 def test_regret_vs_bound_gives_a_learner_one_colour_in_every_panel():
