@@ -12,6 +12,7 @@ drive the registry-wide bound checks): a new learner's test material lives in th
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Callable
 
@@ -629,20 +630,62 @@ def project_in_norm(M, y, radius):
     return np.linalg.solve(M + lam * eye, M @ y)
 
 
-@twin(ons=[{}, {"loss": "linear", "radius": 2.0}, {"G": 3.25, "alpha": 1 / 3.25 ** 2}])
-def ons(X, y, *, loss="quadratic", radius=1.0, alpha=0.25, G=2.0):
+def project_on_simplex_in_norm(M, y):
+    """argmin_{w in simplex} (w - y)' M (w - y) by enumeration: for every support S, the
+    minimiser on {sum w = 1, w = 0 off S} in closed form; the answer is the one that is
+    feasible (w_S >= 0) with nonnegative multipliers off S (the unique KKT point)."""
+    d = len(y)
+    b = M @ y
+    for size in range(1, d + 1):
+        for support in itertools.combinations(range(d), size):
+            S = list(support)
+            z = np.linalg.solve(M[np.ix_(S, S)], np.column_stack([b[S], np.ones(size)]))
+            nu = (z[:, 0].sum() - 1) / z[:, 1].sum()
+            w = np.zeros(d)
+            w[S] = z[:, 0] - nu * z[:, 1]
+            mu = M @ w - b + nu
+            if w.min() >= -1e-12 and np.delete(mu, S).min(initial=0.0) >= -1e-9 * (1 + abs(nu)):
+                return w
+    raise AssertionError("no KKT point found")
+
+
+@twin(ons=[{}, {"loss": "linear", "radius": 2.0}, {"G": 3.25, "alpha": 1 / 3.25 ** 2},
+           {"domain": "simplex"}, {"domain": "simplex", "loss": "linear", "G": 5.0}])
+def ons(X, y, *, loss="quadratic", radius=1.0, alpha=0.25, G=2.0, domain="ball"):
     """Hazan, Agarwal & Kale 2007, Algorithm 2: A_t = eps I + sum g g', y = w - A_t^{-1} g /
-    gamma, w = P^{A_t}(y); gamma = min(1/(4 G D), alpha)/2, eps = 1/(gamma D)^2, D = 2 r."""
-    d, D = X.shape[1], 2 * radius
+    gamma, w = P^{A_t}(y); gamma = min(1/(4 G D), alpha)/2, eps = 1/(gamma D)^2, D = 2 r
+    (ball) or sqrt 2 (simplex, w_1 uniform)."""
+    d = X.shape[1]
+    D = 2 * radius if domain == "ball" else math.sqrt(2)
     gamma = 0.5 * min(1 / (4 * G * D), alpha)
-    M, w = np.eye(d) / (gamma * D) ** 2, np.zeros(d)
+    M = np.eye(d) / (gamma * D) ** 2
+    w = np.zeros(d) if domain == "ball" else np.full(d, 1.0 / d)
     margins = []
     for x in X:
         margins.append(oco_loss(loss, w, x))
         g = oco_gradient(loss, w, x)
         M = M + np.outer(g, g)
-        w = project_in_norm(M, w - np.linalg.solve(M, g) / gamma, radius)
+        target = w - np.linalg.solve(M, g) / gamma
+        w = (project_in_norm(M, target, radius) if domain == "ball" else
+             project_on_simplex_in_norm(M, target))
     return _result(margins, [True] * len(X), w=w, A=M)
+
+
+@twin(weighted_majority=[{}, {"beta": 0.1}, {"beta": 0.9}])
+def weighted_majority(X, y, *, beta=0.5):
+    """Littlestone & Warmuth 1994, WM: weights beta^(mistakes of each expert); the weighted
+    majority errs when the wrong experts hold at least half the weight (ties within 1e-12
+    count as mistakes); every wrong expert's weight is multiplied by beta."""
+    L = np.zeros(X.shape[1])
+    v = beta ** (L - L.min())
+    w = v / v.sum()
+    margins = []
+    for x in X:
+        margins.append(1.0 if w @ x >= 0.5 - 1e-12 else 0.0)
+        L = L + x
+        v = beta ** (L - L.min())
+        w = v / v.sum()
+    return _result(margins, [True] * len(X), w=w, A=L[None, :])
 
 
 def sugiyama_arow_classification(X, y, *, lam):

@@ -15,8 +15,8 @@ One module per family: :mod:`~olbench.bounds.perceptron` (Novikoff, Freund-Schap
 :mod:`~olbench.bounds.romma` (Li & Long 2002), :mod:`~olbench.bounds.alma` (Gentile 2001),
 :mod:`~olbench.bounds.sop` (Cesa-Bianchi, Conconi & Gentile 2005, Theorem 1),
 :mod:`~olbench.bounds.kernel` (Novikoff in the RKHS; the Forgetron, Dekel et al. 2008),
-:mod:`~olbench.bounds.oco` (FTL, FTRL, Hedge: Shalev-Shwartz 2012, Orabona 2019,
-Cesa-Bianchi & Lugosi 2006).
+:mod:`~olbench.bounds.oco` (FTL, FTRL, Hedge, weighted majority: Shalev-Shwartz 2012,
+Orabona 2019, Cesa-Bianchi & Lugosi 2006, Littlestone & Warmuth 1994).
 
 >>> round(novikoff(R=1.0, gamma=0.1), 6)
 100.0
@@ -47,18 +47,22 @@ from olbench.bounds.kernel import (
 )
 from olbench.bounds.oco import (
                                  EG_REGRET,
+                                 FTL_LINEAR,
                                  FTL_QUADRATIC,
                                  FTRL_REGRET,
                                  HEDGE_ANYTIME,
                                  HEDGE_DOUBLING,
                                  HEDGE_FIXED,
                                  ONS_REGRET,
+                                 WEIGHTED_MAJORITY_MISTAKES,
+                                 ftl_linear,
                                  ftl_quadratic,
                                  ftrl_regret,
                                  hedge_anytime,
                                  hedge_doubling,
                                  hedge_fixed,
                                  ons_regret,
+                                 weighted_majority_mistakes,
 )
 from olbench.bounds.ogd import OGD_REGRET, ogd_gradient_bound, ogd_regret
 from olbench.bounds.pa import (
@@ -81,8 +85,9 @@ from olbench.bounds.romma import ROMMA_SEPARABLE, romma_separable
 from olbench.bounds.sop import SOP_MISTAKES, sop_mistakes
 
 __all__ = [
-    "EG_REGRET", "ONS_REGRET", "ons_regret", "FTL_QUADRATIC", "FTRL_REGRET", "HEDGE_ANYTIME",
-    "HEDGE_DOUBLING", "HEDGE_FIXED",
+    "EG_REGRET", "ONS_REGRET", "ons_regret", "FTL_LINEAR", "FTL_QUADRATIC",
+    "WEIGHTED_MAJORITY_MISTAKES", "ftl_linear", "weighted_majority_mistakes", "FTRL_REGRET",
+    "HEDGE_ANYTIME", "HEDGE_DOUBLING", "HEDGE_FIXED",
     "ftl_quadratic", "ftrl_regret", "hedge_anytime", "hedge_doubling", "hedge_fixed",
     "ALMA2_CORRECTIONS", "ROMMA_SEPARABLE", "SOP_MISTAKES", "alma2_corrections",
     "romma_separable", "sop_mistakes",

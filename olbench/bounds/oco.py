@@ -76,6 +76,35 @@ def ftl_quadratic(T: int, L: float, B: float) -> float:
     return 2 * L * (B + L) * float(np.sum(1.0 / np.arange(1, T + 1)))
 
 
+def ftl_linear(leader_losses: np.ndarray, next_leader_losses: np.ndarray) -> np.ndarray:
+    """Follow the Leader's regret bound at every T: sum_{t<=T} f_t(w_t) - f_t(w_{t+1}).
+
+    Source: Shalev-Shwartz (2012), Online Learning and Online Convex Optimization, Lemma 2.1
+    (for FTL's iterates w_t and every u: Regret_T(u) <= sum_t f_t(w_t) - f_t(w_{t+1})), the
+    "follow the leader, be the leader" lemma of Kalai & Vempala (2005), Efficient algorithms
+    for online decision problems, JCSS 71, Sec. 3. ``leader_losses[t]`` = f_t(w_t),
+    ``next_leader_losses[t]`` = f_t(w_{t+1}).
+
+    >>> ftl_linear(np.array([0.0, 1.0, 1.0]), np.array([-0.5, -1.0, -1.0])).tolist()
+    [0.5, 2.5, 4.5]
+    """
+    return np.cumsum(np.asarray(leader_losses) - np.asarray(next_leader_losses))
+
+
+def weighted_majority_mistakes(N: int, m: float, beta: float) -> float:
+    """The weighted majority algorithm's mistakes: at most (ln N + m ln(1/beta)) /
+    ln(2/(1 + beta)), m the best expert's mistakes (initial weights 1).
+
+    Source: Littlestone & Warmuth (1994), The weighted majority algorithm, Information and
+    Computation 108(2), Sec. 2 (WM): a mistake leaves at most (1 + beta)/2 of the total
+    weight, and the best expert keeps beta^m of its weight 1.
+
+    >>> weighted_majority_mistakes(N=2, m=1, beta=0.5) == math.log(4) / math.log(4 / 3)
+    True
+    """
+    return (math.log(N) + m * math.log(1.0 / beta)) / math.log(2.0 / (1.0 + beta))
+
+
 def hedge_fixed(T: int, N: int, eta: float) -> float:
     """Hedge with a fixed eta on losses in [0, 1]: regret <= ln N / eta + eta T / 8.
 
@@ -123,9 +152,10 @@ def best_point(p) -> list[dict]:
              "domain": p.get("domain", "simplex"), "radius": p.get("radius", 1.0)}]
 
 
-def ball_point(p) -> list[dict]:
-    """``needs`` of the theorems of learners that live on the ball (ONS)."""
-    return [{"key": "best_point", "loss": p["loss"], "domain": "ball", "radius": p["radius"]}]
+def ons_point(p) -> list[dict]:
+    """``needs`` of ONS's theorem: the best point of its set (ball or simplex)."""
+    return [{"key": "best_point", "loss": p["loss"], "domain": p.get("domain", "ball"),
+             "radius": p["radius"]}]
 
 
 def point_fit(rec: RunRecord, want: dict | None = None):
@@ -184,6 +214,35 @@ def FTL_QUADRATIC(rec: RunRecord):
     B = largest_norm(p["domain"], float(p["radius"]), dimension(rec))
     return [(T, ftl_quadratic(int(T), R, B), r) for T, r in zip(rec.checkpoints,
                                                                regret(rec, fit))]
+
+
+@theorem("ftl_linear", "regret", needs=best_point,
+         source="Shalev-Shwartz (2012), Online Learning and Online Convex Optimization, "
+                "Lemma 2.1; Kalai & Vempala (2005), JCSS 71, Sec. 3 (be the leader)")
+def FTL_LINEAR(rec: RunRecord):
+    """sum_{t<=T} f_t(w_t) - f_t(w_{t+1}) for FTL on linear losses, with FTL's iterates w_t
+    computed from the losses by the comparator (``best_point``'s ``leader_losses``), not
+    read from the run: the run's recorded regret must stay below the lemma's sum for FTL's
+    points, so a run that is not FTL's (or misreports its losses) can exceed it."""
+    fit = point_fit(rec)
+    if "leader_losses" not in fit.info:
+        raise Skip("the best_point fit has no leader terms (linear losses only)")
+    bound = ftl_linear(fit.info["leader_losses"], fit.info["next_leader_losses"])
+    return [(T, float(bound[T - 1]), r) for T, r in zip(rec.checkpoints, regret(rec, fit))]
+
+
+@theorem("weighted_majority_mistakes", "mistakes", needs=best_point,
+         source="Littlestone & Warmuth (1994), The weighted majority algorithm, Information "
+                "and Computation 108(2), Sec. 2")
+def WEIGHTED_MAJORITY_MISTAKES(rec: RunRecord):
+    """(ln N + m_T ln(1/beta)) / ln(2/(1 + beta)) at every T, m_T the best expert's loss over
+    the first T rounds (losses in [0, 1]); observed: WM's recorded mistakes."""
+    fit = point_fit(rec)
+    unit_losses(fit)
+    N, beta = dimension(rec), float(rec.params["beta"])
+    made = np.cumsum(rec.margins)[rec.checkpoints - 1]
+    return [(T, weighted_majority_mistakes(N, float(m), beta), float(M))
+            for T, m, M in zip(rec.checkpoints, fit.cum_loss_at(rec.checkpoints), made)]
 
 
 def _hedge(rec: RunRecord, bound) -> list:
@@ -254,19 +313,22 @@ def ons_regret(T: int, d: int, alpha: float, G: float, D: float) -> float:
     return 5 * (1 / alpha + G * D) * d * math.log(T)
 
 
-@theorem("ons_regret", "regret", needs=ball_point,
+@theorem("ons_regret", "regret", needs=ons_point,
          source="Hazan, Agarwal & Kale (2007), Logarithmic regret algorithms for online convex "
                 "optimization, Machine Learning 69, Theorem 2; Hazan (2016), Theorem 4.5")
 def ONS_REGRET(rec: RunRecord):
-    """5 (1/alpha + G D) d ln T at every checkpoint T > 4, quadratic losses on the ball,
-    when the declared G and alpha hold on this stream (G >= r + R, alpha <= 1/(r + R)^2)."""
+    """5 (1/alpha + G D) d ln T at every checkpoint T > 4, quadratic losses on the ball
+    (D = 2r) or the simplex (D = sqrt 2), when the declared G and alpha hold on this stream
+    (G >= B + R, alpha <= 1/(B + R)^2, B = r on the ball, 1 on the simplex)."""
     p = rec.params
-    R, fit = rec.require_radius(), point_fit(rec, ball_point(p)[0])
+    R, fit = rec.require_radius(), point_fit(rec, ons_point(p)[0])
     r, G, alpha = float(p["radius"]), float(p["G"]), float(p["alpha"])
-    if G < r + R or alpha > 1 / (r + R) ** 2:
+    simplex = p.get("domain", "ball") == "simplex"
+    B, D = (1.0, math.sqrt(2.0)) if simplex else (r, 2 * r)
+    if G < B + R or alpha > 1 / (B + R) ** 2:
         raise Skip(f"G={G:g} and alpha={alpha:g} must bound the gradients and the "
-                   f"exp-concavity on this stream: G >= r + R = {r + R:.4g}, alpha <= "
-                   f"1/(r + R)^2 = {1 / (r + R) ** 2:.4g}")
+                   f"exp-concavity on this stream: G >= B + R = {B + R:.4g}, alpha <= "
+                   f"1/(B + R)^2 = {1 / (B + R) ** 2:.4g} (B = max norm in K = {B:g})")
     d = dimension(rec)
-    return [(T, ons_regret(int(T), d, alpha, G, 2 * r), reg)
+    return [(T, ons_regret(int(T), d, alpha, G, D), reg)
             for T, reg in zip(rec.checkpoints, regret(rec, fit)) if T > 4]

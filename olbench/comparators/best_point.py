@@ -56,6 +56,52 @@ def linear_minimum(S: np.ndarray, domain: str, radius: float) -> float:
     return -radius * float(np.linalg.norm(S))
 
 
+def linear_leaders(S: np.ndarray, domain: str, radius: float) -> np.ndarray:
+    """Follow the Leader's point for each row of S (a prefix sum of linear losses), with its
+    tie rule (:mod:`olbench.kernels.ftl`): -D S/||S|| (ball; 0 if S = 0), -D sign(S) (box),
+    uniform over the smallest S_i (simplex), -D sign(S_i)/k over the k largest |S_i| > 0 (l1).
+
+    >>> linear_leaders(np.array([[1.0, 1.0, 2.0], [0.0, 0.0, 0.0]]), "simplex", 1.0).tolist()
+    [[0.5, 0.5, 0.0], [0.3333333333333333, 0.3333333333333333, 0.3333333333333333]]
+    """
+    if domain == "ball":
+        norm = np.sqrt((S * S).sum(axis=1, keepdims=True))
+        return np.where(norm > 0, -radius * S / np.where(norm > 0, norm, 1.0), 0.0)
+    if domain == "box":
+        return -radius * np.sign(S)
+    if domain == "l1":
+        high = np.abs(S).max(axis=1, keepdims=True)
+        ties = (np.abs(S) == high) & (high > 0)
+        return -radius * np.sign(S) * ties / np.maximum(ties.sum(axis=1, keepdims=True), 1)
+    ties = S == S.min(axis=1, keepdims=True)
+    return ties / ties.sum(axis=1, keepdims=True)
+
+
+def leader_losses(X, domain: str, radius: float, block: int = 1 << 20):
+    """(f_t(v_t), f_t(v_{t+1})) on every round for linear losses f_t = <x_t, .>, v_t the point
+    Follow the Leader plays on round t (:func:`linear_leaders` of S_{t-1}; v_1 = that of 0):
+    the terms of the follow-the-leader / be-the-leader lemma. Rows are read in blocks of
+    about ``block`` entries (memory O(block), not O(T d)).
+
+    >>> played, following = leader_losses(np.array([[0.5], [-1.0], [1.0]]), "box", 1.0)
+    >>> played.tolist(), following.tolist()
+    ([0.0, 1.0, 1.0], [-0.5, -1.0, -1.0])
+    """
+    n, d = X.shape
+    rows = max(1, block // max(d, 1))
+    played, following = np.empty(n), np.empty(n)
+    carry = np.zeros(d)
+    for a in range(0, n, rows):
+        chunk = X[a:a + rows]
+        chunk = chunk.toarray() if sp.issparse(chunk) else np.asarray(chunk, dtype=float)
+        S = carry + np.cumsum(chunk, axis=0)             # S_t for the rounds of the chunk
+        before = np.vstack([carry[None, :], S[:-1]])     # S_{t-1}
+        played[a:a + len(chunk)] = (chunk * linear_leaders(before, domain, radius)).sum(1)
+        following[a:a + len(chunk)] = (chunk * linear_leaders(S, domain, radius)).sum(1)
+        carry = S[-1]
+    return played, following
+
+
 def quadratic_total(u: np.ndarray, T: int, S: np.ndarray, Q: float) -> float:
     """sum_{t<=T} (1/2)||u - z_t||^2 = Q/2 - <u, S> + (T/2)||u||^2, S = sum z_t, Q = sum ||z_t||^2.
 
@@ -75,7 +121,9 @@ class BestPoint(Comparator, key="best_point"):
     the sum is (T/2)||u - S/T||^2 + const. ``domain`` and ``radius`` are the learner's K.
     The fit reports f_t(u) as its outputs under the loss ``suffered`` (what OCO learners
     record), its prefix minima at the checkpoints, the final u, and in ``info`` the range of
-    the loss entries (``entry_min``, ``entry_max``) that the expert-advice theorems assume.
+    the loss entries (``entry_min``, ``entry_max``) that the expert-advice theorems assume
+    and, for linear losses, Follow the Leader's terms f_t(v_t) and f_t(v_{t+1}) on every
+    round (``leader_losses``, ``next_leader_losses``: :func:`leader_losses`).
 
     >>> X = np.array([[0.5], [-1.0], [1.0], [-1.0]])
     >>> fit = BestPoint(domain="box").fit(X, np.zeros(4), checkpoints=[1, 2, 4], cache=None)
@@ -133,6 +181,10 @@ class BestPoint(Comparator, key="best_point"):
         low, high = float(entries.min(initial=np.inf)), float(entries.max(initial=-np.inf))
         if implicit_zero:
             low, high = min(low, 0.0), max(high, 0.0)
+        info = {"entry_min": low, "entry_max": high}
+        if self.loss == "linear":
+            info["leader_losses"], info["next_leader_losses"] = leader_losses(
+                X, self.domain, self.radius)
         return ComparatorFit(self.name, "suffered", u=u, margins=losses, losses=losses,
                              checkpoints=ks, prefix_loss=prefix, objective=total,
-                             lower_bound=total, info={"entry_min": low, "entry_max": high})
+                             lower_bound=total, info=info)

@@ -12,7 +12,9 @@ metric against each swept parameter), :mod:`~olbench.figures.libol` (LIBOL-style
 :mod:`~olbench.figures.regression` (average loss; fitted 1-D functions),
 :mod:`~olbench.figures.boundaries` (2-D decision boundaries),
 :mod:`~olbench.figures.textbook` (Sugiyama 2015, ch. 31, panel by panel),
-:mod:`~olbench.figures.outlier_heatmap` (AROW − PA per outlier × noise cell); the shared look
+:mod:`~olbench.figures.outlier_heatmap` (AROW − PA per outlier × noise cell),
+:mod:`~olbench.figures.regret_shifting` (static against shifting regret on drifting
+streams); the shared look
 is in :mod:`~olbench.figures.style`. A new figure is one new module here.
 
 :func:`make_figures` writes every figure the table supports (PNG + PDF), :func:`captions`

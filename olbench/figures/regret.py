@@ -37,11 +37,6 @@ from olbench.views import (
 MIN_FIT_POINTS, MIN_FIT_SPAN = 3, 3.0
 
 
-def _single(series: pd.Series, what: str) -> str:
-    vals = series.dropna().unique()
-    return str(vals[0]) if len(vals) == 1 else f"{len(vals)} {what}s" if len(vals) else "none"
-
-
 def _any_positive_mean(cp: pd.DataFrame) -> bool:
     """Does any curve of the figure (mean regret over seeds) have a positive point?"""
     keys = ["stream_label", "learner_label", col.COMPARATOR, col.T]
@@ -149,10 +144,12 @@ def regret_figure(table: pd.DataFrame, *, loglog: bool = False) -> Figure | None
         ax.set_title(wrap(stream))
         ax.set_xlabel(LABELS[col.T])
         ax.set_ylabel(LABELS[col.REGRET])
-    loss = _single(cp[col.LOSS], col.LOSS) if col.LOSS in cp else "?"
-    comp = _single(cp.loc[cp[col.COMPARATOR].ne("none"), col.COMPARATOR], col.COMPARATOR)
+    loss = (", ".join(ordered(cp[col.LOSS])) or "?") if col.LOSS in cp else "?"
+    named = [display_name(c) for c in comparators if c != "none"]
+    against = (f"comparator u = {named[0]}" if len(named) == 1 else
+               f"comparators {', '.join(named)}" if named else "no comparator")
     seeds = cp[col.SEED].nunique()
-    fig.suptitle(wrap(f"Regret ({loss} loss) against comparator u = {comp}, mean over "
+    fig.suptitle(wrap(f"Regret ({loss} loss) against {against}, mean over "
                       f"{seeds} seed{'s' if seeds != 1 else ''}", chars(fig, 11)))
     if not loglog:
         figure_legend(fig, axes, note=BAND)

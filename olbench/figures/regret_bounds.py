@@ -10,7 +10,15 @@ from matplotlib.figure import Figure
 
 from olbench import schema as col
 from olbench.figures.registry import figure
-from olbench.figures.style import LABELS, PALETTE, figure_legend, panels, styled, wrap
+from olbench.figures.style import (
+    LABELS,
+    PALETTE,
+    figure_legend,
+    learner_styles,
+    panels,
+    styled,
+    wrap,
+)
 from olbench.views import display_name, label, natural_key, ok_rows, ordered
 
 
@@ -43,13 +51,14 @@ def regret_vs_bound_figure(table: pd.DataFrame) -> Figure | None:
     if rows.empty:
         return None
     streams = ordered(rows["stream_label"])
+    styles = learner_styles(ordered(rows["learner_label"]))   # one learner, one colour
     fig, axes = panels(len(streams))
     for ax, stream in zip(axes, streams):
         mine = rows[rows["stream_label"].eq(stream)]
         pairs = sorted(mine.groupby(["learner_label", col.BOUND_NAME]),
                        key=lambda kv: tuple(map(natural_key, kv[0])))
-        for i, ((learner, bound), g) in enumerate(pairs):
-            color = PALETTE[i % len(PALETTE)]
+        for (learner, bound), g in pairs:
+            color = styles[learner]["color"]
             ax.plot(g[col.T], g["observed"], color=color, label=f"{learner}: regret")
             ax.plot(g[col.T], g["bound"], color=color, linestyle="--",
                     label=f"{learner}: {bound} bound")

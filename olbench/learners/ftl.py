@@ -2,7 +2,7 @@
 
 from math import inf
 
-from olbench.bounds import FTL_QUADRATIC
+from olbench.bounds import FTL_LINEAR, FTL_QUADRATIC
 from olbench.component import Interval, OneOf
 from olbench.kernels import ftl as rule
 from olbench.kernels.oco import LOSS_CODES
@@ -29,7 +29,7 @@ class FTL(OCOLearner, key="ftl"):
 
     constraints = {"loss": OneOf(*LOSS_CODES), "domain": OneOf(*SET_CODES),
                    "radius": Interval(0, inf, low_open=True)}
-    bounds = (FTL_QUADRATIC.where(loss="quadratic"),)
+    bounds = (FTL_QUADRATIC.where(loss="quadratic"), FTL_LINEAR.where(loss="linear"))
 
     def __init__(self, *, loss: str = "linear", domain: str = "ball", radius: float = 1.0):
         self.loss = loss

@@ -1,5 +1,6 @@
 """Online Newton Step."""
 
+import math
 from math import inf
 
 import numpy as np
@@ -8,7 +9,11 @@ from olbench.bounds import ONS_REGRET
 from olbench.component import Interval, OneOf
 from olbench.kernels import ons as rule
 from olbench.kernels.oco import LOSS_CODES
+from olbench.kernels.sets import SET_CODES, project_numpy
 from olbench.learners.base import OCOLearner, State
+
+#: the feasible sets ONS runs on, and their diameters D (radius r)
+DIAMETER = {"ball": lambda r: 2.0 * r, "simplex": lambda r: math.sqrt(2.0)}
 
 
 def ons_gamma(alpha: float, G: float, D: float) -> float:
@@ -21,13 +26,15 @@ def ons_gamma(alpha: float, G: float, D: float) -> float:
 
 
 class ONS(OCOLearner, key="ons"):
-    """Online Newton Step on the ball of radius r, for alpha-exp-concave losses.
+    """Online Newton Step on the ball of radius r or the simplex, for alpha-exp-concave losses.
 
-    gamma = (1/2) min(1/(4 G D), alpha), eps = 1/(gamma^2 D^2), D = 2 r the diameter, G a
-    bound on the gradients; A_t = eps I + sum g g', w_{t+1} = P^{A_t}_K(w_t - A_t^{-1} g_t
-    / gamma) (the projection in the A_t norm, exact: :mod:`olbench.kernels.ons`). The
-    quadratic loss (1/2)||w - x_t||^2 is alpha-exp-concave with alpha = 1/G^2 for G >= r + R
-    (its Hessian I dominates alpha g g'), so the defaults fit rows of norm <= 1. Source:
+    gamma = (1/2) min(1/(4 G D), alpha), eps = 1/(gamma^2 D^2), D the diameter (2 r for the
+    ball, sqrt 2 for the simplex), G a bound on the gradients; A_t = eps I + sum g g',
+    w_{t+1} = P^{A_t}_K(w_t - A_t^{-1} g_t / gamma) (the projection in the A_t norm, exact
+    on both sets: :mod:`olbench.kernels.ons`); w_1 = P_K(0). The quadratic loss
+    (1/2)||w - x_t||^2 is alpha-exp-concave with alpha = 1/G^2 for G >= B + R, B the largest
+    norm in K (its Hessian I dominates alpha g g'), so the defaults fit rows of norm <= 1.
+    Source:
     E. Hazan, A. Agarwal and S. Kale, "Logarithmic regret algorithms for online convex
     optimization", Machine Learning 69 (2007), Algorithm 2 and Theorem 2
     (regret <= 5 (1/alpha + G D) d ln T for T > 4).
@@ -41,30 +48,35 @@ class ONS(OCOLearner, key="ons"):
 
     constraints = {"loss": OneOf(*LOSS_CODES), "radius": Interval(0, inf, low_open=True),
                    "alpha": Interval(0, inf, low_open=True),
-                   "G": Interval(0, inf, low_open=True)}
+                   "G": Interval(0, inf, low_open=True), "domain": OneOf(*DIAMETER)}
     bounds = (ONS_REGRET.where(loss="quadratic"),)
-    display_params = ("alpha",)
-    domain = "ball"
+    display_params = ("alpha", "domain")
 
     def __init__(self, *, loss: str = "quadratic", radius: float = 1.0, alpha: float = 0.25,
-                 G: float = 2.0):
+                 G: float = 2.0, domain: str = "ball"):
         self.loss = loss
         self.radius = radius
         self.alpha = alpha
         self.G = G
+        self.domain = domain
 
     @property
     def moves_with_time(self):
         return self.loss == "quadratic"          # a zero row still has gradient w_t
 
     @property
+    def diameter(self) -> float:
+        return DIAMETER[self.domain](float(self.radius))
+
+    @property
     def gamma(self) -> float:
-        return ons_gamma(float(self.alpha), float(self.G), 2.0 * float(self.radius))
+        return ons_gamma(float(self.alpha), float(self.G), self.diameter)
 
     def init_state(self, d):
-        eps = 1.0 / (self.gamma * 2.0 * float(self.radius)) ** 2
+        eps = 1.0 / (self.gamma * self.diameter) ** 2
         A = np.vstack([eps * np.eye(d), np.eye(d) / eps, np.zeros((1, d))])
-        return State(np.zeros(d), A, np.zeros(1))
+        return State(project_numpy(np.zeros(d), self.domain, float(self.radius)), A,
+                     np.zeros(1))
 
     def export_state(self):
         state = super().export_state()
@@ -75,4 +87,5 @@ class ONS(OCOLearner, key="ons"):
         return rule.KERNEL
 
     def kernel_params(self):
-        return rule.Params(LOSS_CODES[self.loss], float(self.radius), self.gamma)
+        return rule.Params(LOSS_CODES[self.loss], float(self.radius), self.gamma,
+                           SET_CODES[self.domain])

@@ -1,0 +1,96 @@
+"""Static against shifting regret: on a stream whose target switches, each learner's regret
+against the best fixed predictor of every prefix (static) and against the best sequence
+with k switches (``best_shifting``), with the switch rounds marked. Static regret turns
+negative after a switch (no fixed predictor fits both concepts, the learner tracks the new
+one); the shifting comparator may switch too, so its regret says what the learner lost."""
+
+from __future__ import annotations
+
+import json
+
+import pandas as pd
+from matplotlib.figure import Figure
+
+from olbench import schema as col
+from olbench.comparators.best_shifting import BestShifting
+from olbench.component import parse_name
+from olbench.figures.drift import SWITCH_COLOR
+from olbench.figures.registry import figure
+from olbench.figures.style import BAND, LABELS, figure_legend, learner_styles, panels, styled, wrap
+from olbench.views import display_name, mean_band, natural_key, per_checkpoint
+
+
+def is_shifting(name) -> bool:
+    """Is ``name`` a :class:`BestShifting` comparator's name?
+
+    >>> is_shifting("BestShifting[k=1,loss=hinge]"), is_shifting("PrefixBest[loss=hinge]")
+    (True, False)
+    """
+    return isinstance(name, str) and parse_name(name)[0] == BestShifting.__name__
+
+
+def declared_switches(tasks, streams) -> dict[str, list[int]]:
+    """``{stream name: switch rounds}`` (``meta.extra["switch_times"]``) of the tasks'
+    streams named in ``streams``, rebuilt from their specs (deterministic; no learner runs)."""
+    from hydra.utils import instantiate
+
+    from olbench.views import drop_param
+
+    out: dict[str, list[int]] = {}
+    for spec in {json.dumps(t.stream, sort_keys=True, default=str): t.stream
+                 for t in tasks}.values():
+        stream = instantiate(spec, _convert_="all")
+        name = drop_param(stream.name)
+        if name in streams and name not in out:
+            out[name] = [int(t) for t in stream.meta.extra.get("switch_times") or []]
+    return out
+
+
+@figure("regret_shifting", order=24, tasks=True,
+        caption="Regret vs t on streams measured against a shifting comparator: solid, against "
+                "the best fixed predictor of every prefix (static regret); dashed, against the "
+                f"best sequence with at most k switches (shifting regret); mean over seeds, "
+                f"{BAND}; dotted vertical lines: the rounds where the target switches.")
+@styled
+def regret_shifting_figure(table: pd.DataFrame, tasks) -> Figure | None:
+    """One panel per stream that has ``best_shifting`` rows: each learner in its colour,
+    solid against the other comparators, dashed against the shifting one."""
+    cp = per_checkpoint(table)
+    if col.COMPARATOR not in cp or col.REGRET not in cp:
+        return None
+    cp = cp[cp[col.REGRET].notna()]
+    shifting = cp[col.COMPARATOR].map(is_shifting)
+    # only the (stream, learner) pairs measured against a shifting comparator
+    pairs = set(zip(cp.loc[shifting, "stream_name"], cp.loc[shifting, "learner_label"]))
+    cp = cp[[pair in pairs for pair in zip(cp["stream_name"], cp["learner_label"])]]
+    streams = list(dict.fromkeys(name for name, _ in sorted(pairs)))
+    if not streams:
+        return None
+    switches = declared_switches(tasks or [], streams)
+    styles = learner_styles(table)
+    fig, axes = panels(len(streams), ncols=2, size=(6.0, 4.0))
+    for ax, stream in zip(axes, streams):
+        mine = cp[cp["stream_name"].eq(stream)]
+        band = mean_band(mine, col.REGRET, ["learner_label", col.COMPARATOR])
+        pairs = sorted(band.groupby(["learner_label", col.COMPARATOR]),
+                       key=lambda kv: tuple(map(natural_key, kv[0])))
+        for (learner, comp), g in pairs:
+            style = {**styles[learner], "linestyle": "--" if is_shifting(comp) else "-"}
+            kind = "shifting" if is_shifting(comp) else "static"
+            ax.plot(g[col.T], g["mean"], label=f"{learner} vs {display_name(comp)} ({kind})",
+                    **style)
+            ax.fill_between(g[col.T], g["lo"], g["hi"], color=style["color"], alpha=0.15,
+                            linewidth=0)
+        for i, t in enumerate(switches.get(stream, [])):
+            ax.axvline(t, color=SWITCH_COLOR, linestyle=":", linewidth=1.2,
+                       label="target switches" if i == 0 else None)
+        ax.axhline(0, color="0.3", linewidth=0.8)
+        ax.set_title(wrap(mine["stream_label"].iloc[0]))
+        ax.set_xlabel(LABELS[col.T])
+        ax.set_ylabel(LABELS[col.REGRET])
+    seeds = cp[col.SEED].nunique()
+    losses = ", ".join(sorted(cp.loc[cp["stream_name"].isin(streams), col.LOSS].dropna().unique()))
+    fig.suptitle(wrap(f"Static and shifting regret ({losses} loss), mean over {seeds} "
+                      f"seed{'s' if seeds != 1 else ''}", 90))
+    figure_legend(fig, axes, note=BAND)
+    return fig

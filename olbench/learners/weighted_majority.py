@@ -1,0 +1,45 @@
+"""Littlestone & Warmuth's weighted majority: deterministic prediction with expert advice."""
+
+import math
+
+from olbench.bounds import WEIGHTED_MAJORITY_MISTAKES
+from olbench.component import Interval
+from olbench.kernels import weighted_majority as rule
+from olbench.learners.base import OCOLearner
+
+
+class WeightedMajority(OCOLearner, key="weighted_majority"):
+    """The weighted majority algorithm WM over N experts, on their loss vectors.
+
+    Each row x_t says which experts erred (x_{t,i} = 1) on the binary outcome of round t;
+    WM predicts with the weighted majority of the experts' predictions, weights beta^{L_i}
+    (L_i expert i's mistakes so far), and records 1 on a mistake (the weight of the wrong
+    experts is at least half: ties count as mistakes), else 0. Its mistakes are at most
+    (ln N + m ln(1/beta)) / ln(2/(1 + beta)), m the best expert's
+    (:func:`olbench.bounds.weighted_majority_mistakes`). Source: N. Littlestone and M. K.
+    Warmuth, "The weighted majority algorithm", Information and Computation 108(2), 1994,
+    Sec. 2 (algorithm WM; the mistake bound with initial weights 1). Losses in [0, 1] are
+    accepted: weights beta^{L_i} and a mistake when <w_t, x_t> >= 1/2, for which the same
+    bound holds (beta^x <= 1 - (1 - beta) x on [0, 1]).
+
+    >>> import numpy as np
+    >>> from olbench import run
+    >>> X = np.array([[1.0, 0.0, 0.0], [1.0, 1.0, 0.0], [0.0, 1.0, 1.0]])
+    >>> run(WeightedMajority(beta=0.5), X, np.zeros(3)).margins.tolist()
+    [0.0, 1.0, 1.0]
+    """
+
+    constraints = {"beta": Interval(0, 1, low_open=True, high_open=True)}
+    bounds = (WEIGHTED_MAJORITY_MISTAKES,)
+    display_params = ("beta",)
+    domain = "simplex"
+    rows = 1
+
+    def __init__(self, *, beta: float = 0.5):
+        self.beta = beta
+
+    def kernel(self):
+        return rule.KERNEL
+
+    def kernel_params(self):
+        return rule.Params(math.log(1.0 / self.beta))
