@@ -10,9 +10,11 @@ and a problem that no solver certifies within the limits raises :class:`NotCerti
 =====================  ==========================  =====================================
 loss                   no ridge                    ridge lam > 0
 =====================  ==========================  =====================================
-hinge, absolute,       HiGHS LP (``linprog``,      dual coordinate descent + active-set
-epsilon_insensitive    time-limited); bound = LP   polishing (:mod:`._dcd`), then Clarabel
-                       dual value                  (:mod:`._qp`); bound = D(alpha)
+hinge, absolute,       HiGHS LP (``linprog``,      d <= 300: Newton on the smoothed primal
+epsilon_insensitive    time-limited); bound = LP   (:mod:`._newton`); then Clarabel
+                       dual value                  (:mod:`._qp`) / dual coordinate descent +
+                                                   active-set polishing (:mod:`._dcd`);
+                                                   bound = D(alpha)
 squared                least squares (``lstsq``    normal equations / ``lsqr(damp)``;
                        / ``lsqr``), exact           bound = dual value
 logistic,              L-BFGS; no bound (and no     L-BFGS; bound = dual value at
@@ -47,7 +49,7 @@ import scipy.sparse as sp
 from scipy.optimize import brentq, linprog, minimize
 from scipy.sparse.linalg import lsqr
 
-from olbench.comparators import _dcd, _hard_margin, _qp
+from olbench.comparators import _dcd, _hard_margin, _newton, _qp
 from olbench.features import row_norms
 from olbench.losses import get_loss
 
@@ -268,9 +270,11 @@ def _piecewise(X, y, loss: str, epsilon: float, lam: float, radius: float | None
                warm: Solution | None, deadline: float, limits: Limits) -> Solution:
     """Piecewise-linear loss with lam > 0 or a ball: the fallback chain, best certified result.
 
-    No ball: dual coordinate descent + polishing (warm-started) with 60% of the time left,
-    then Clarabel. Ball: Clarabel's cone program, then the Lagrange multiplier search over
-    the first chain. Each attempt's failure reason is kept in ``info["attempts"]``.
+    No ball: with few features (d <= :data:`._newton.MAX_D`), Newton on the smoothed
+    primal with half the time; then Clarabel and dual coordinate descent + polishing
+    (warm-started) on small problems, a short DCD and working-set steps on large ones.
+    Ball: Clarabel's cone program, then the Lagrange multiplier search over the first chain.
+    Each attempt's failure reason is kept in ``info["attempts"]``.
     """
     attempts: list[str] = []
     sols: list[Solution] = []
@@ -293,6 +297,19 @@ def _piecewise(X, y, loss: str, epsilon: float, lam: float, radius: float | None
         if done(s):
             return s
         attempts.append(f"dcd: gap {s.gap:.3g} after {res.epochs} epochs, {res.seconds:.1f} s")
+        return None
+
+    def newton() -> Solution | None:
+        res = _newton.solve_newton(
+            X, y, loss, epsilon, lam, u0=None if warm is None else warm.u, tol=limits.target,
+            deadline=time.monotonic() + 0.5 * _remaining(deadline),
+            primal_dual=lambda a: _score(X, y, a, loss, epsilon, lam, None))
+        s = Solution(res.u, res.primal, min(res.dual, res.primal),
+                     {"solver": "newton", "newton_steps": res.epochs, "polished": res.polished},
+                     res.alpha)
+        if done(s):
+            return s
+        attempts.append(f"newton: gap {s.gap:.3g} after {res.epochs} steps, {res.seconds:.1f} s")
         return None
 
     def conic() -> Solution | None:
@@ -352,6 +369,8 @@ def _piecewise(X, y, loss: str, epsilon: float, lam: float, radius: float | None
         chain = [conic, dcd]
     else:                         # a short DCD finds which rounds are settled; then exact
         chain = [lambda: dcd(max_epochs=64), shrunk, dcd, conic]
+    if radius is None and d <= _newton.MAX_D:   # few features: Newton in the primal first
+        chain.insert(0, newton)
     for attempt in chain:
         s = attempt()
         if s is not None:
