@@ -283,34 +283,32 @@ def _piecewise(X, y, loss: str, epsilon: float, lam: float, radius: float | None
         sols.append(s)
         return limits.certified(s, "target")
 
+    def score(a):
+        return _score(X, y, a, loss, epsilon, lam, None)
+
+    def iterative(res, solver: str, unit: str) -> Solution | None:
+        """A DCD or Newton result: certified, or its gap noted among the attempts."""
+        s = Solution(res.u, res.primal, min(res.dual, res.primal),
+                     {"solver": solver, unit: res.epochs, "polished": res.polished}, res.alpha)
+        if done(s):
+            return s
+        attempts.append(f"{solver}: gap {s.gap:.3g} after {res.epochs} {unit}, "
+                        f"{res.seconds:.1f} s")
+        return None
+
     def dcd(max_epochs: int = 20_000) -> Solution | None:
         alpha0 = min(sols, key=lambda s: s.gap).alpha if sols else \
             None if warm is None else warm.alpha
-        start = time.monotonic()
-        res = _dcd.solve_dcd(
-            X, y, loss, epsilon, lam, alpha0=alpha0, tol=limits.target,
-            deadline=start + 0.6 * _remaining(deadline), max_epochs=max_epochs,
-            primal_dual=lambda a: _score(X, y, a, loss, epsilon, lam, None))
-        s = Solution(res.u, res.primal, min(res.dual, res.primal),
-                     {"solver": "dcd", "epochs": res.epochs, "polished": res.polished},
-                     res.alpha)
-        if done(s):
-            return s
-        attempts.append(f"dcd: gap {s.gap:.3g} after {res.epochs} epochs, {res.seconds:.1f} s")
-        return None
+        res = _dcd.solve_dcd(X, y, loss, epsilon, lam, alpha0=alpha0, tol=limits.target,
+                             deadline=time.monotonic() + 0.6 * _remaining(deadline),
+                             max_epochs=max_epochs, primal_dual=score)
+        return iterative(res, "dcd", "epochs")
 
     def newton() -> Solution | None:
-        res = _newton.solve_newton(
-            X, y, loss, epsilon, lam, u0=None if warm is None else warm.u, tol=limits.target,
-            deadline=time.monotonic() + 0.5 * _remaining(deadline),
-            primal_dual=lambda a: _score(X, y, a, loss, epsilon, lam, None))
-        s = Solution(res.u, res.primal, min(res.dual, res.primal),
-                     {"solver": "newton", "newton_steps": res.epochs, "polished": res.polished},
-                     res.alpha)
-        if done(s):
-            return s
-        attempts.append(f"newton: gap {s.gap:.3g} after {res.epochs} steps, {res.seconds:.1f} s")
-        return None
+        res = _newton.solve_newton(X, y, loss, epsilon, lam, tol=limits.target,
+                                   u0=None if warm is None else warm.u, primal_dual=score,
+                                   deadline=time.monotonic() + 0.5 * _remaining(deadline))
+        return iterative(res, "newton", "steps")
 
     def conic() -> Solution | None:
         try:
