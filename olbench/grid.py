@@ -198,24 +198,34 @@ def _exit_codes(error: BaseException) -> str:
     return found.group(1) if found else f"{type(error).__name__}: {str(error)[:200]}"
 
 
-def run_isolated(task: Task) -> pd.DataFrame:
-    """Run one task alone in a fresh worker process, so that if the process dies, the run
-    that killed it is known: it becomes an error row naming the exit status (signal), and
-    the grid goes on. The worker is loky's reusable one (replaced after a death)."""
-    from joblib.externals.loky import get_reusable_executor
+def run_alone(tasks: list[Task]) -> Iterator[pd.DataFrame]:
+    """Run each task alone in a worker process of its own pool (replaced after a death), so
+    that if the process dies, the run that killed it is known: it becomes an error row
+    naming the exit status (signal), and the others still run. Not joblib's shared pool:
+    that one belongs to the grid."""
+    from joblib.externals.loky import ProcessPoolExecutor
 
-    start = time.perf_counter()
-    executor = get_reusable_executor(max_workers=1, initializer=exit_with_parent,
-                                     initargs=(os.getpid(),))
+    executor = None
     try:
-        return executor.submit(run_task, task).result()
-    except Exception as error:
-        if not _worker_died(error):
-            raise
-        message = (f"error: WorkerDied: the worker process running this run died "
-                   f"({_exit_codes(error)}), also when re-run alone: a crash in native code "
-                   "(segmentation fault, abort) or the memory limit")
-        return _identified(_error_frame(message, str(error)), _identity(task), start)
+        for task in tasks:
+            start = time.perf_counter()
+            if executor is None:
+                executor = ProcessPoolExecutor(max_workers=1, initializer=exit_with_parent,
+                                               initargs=(os.getpid(),))
+            try:
+                yield executor.submit(run_task, task).result()
+            except Exception as error:
+                if not _worker_died(error):
+                    raise
+                executor.shutdown(wait=False)
+                executor = None
+                message = (f"error: WorkerDied: the worker process running this run died "
+                           f"({_exit_codes(error)}), also when re-run alone: a crash in native "
+                           "code (segmentation fault, abort) or the memory limit")
+                yield _identified(_error_frame(message, str(error)), _identity(task), start)
+    finally:
+        if executor is not None:
+            executor.shutdown(wait=True)
 
 
 # ----------------------------------------------------------------------------- the grid
@@ -347,8 +357,8 @@ def _compute(tasks: Iterator[Task], store: RunStore, locks: RunLocks, total: int
                 # the others finish; then the rest of the grid goes on in a fresh pool.
                 print(f"olbench: a worker process died ({_exit_codes(error)}); re-running "
                       f"its {len(sent)} unfinished run(s) one by one", file=sys.stderr)
-                for task in list(sent.values()):
-                    save(run_isolated(task))
+                for rows in run_alone(list(sent.values())):
+                    save(rows)
             finally:  # on an interrupt: stop the workers now, not when it is collected
                 results.close()
 
