@@ -310,3 +310,19 @@ def test_drift_seed_regression():
     x = s1.materialize()[0][0]
     u = s0.generating_vectors()[0]
     assert abs(x @ u) / np.linalg.norm(x) < 0.9
+
+
+def test_separability_lp_that_simplex_cannot_decide():
+    """HiGHS's simplex ended this feasibility LP (10,000 x 100, the issue's data; logistic
+    best_fixed without ridge asks it) in "model status unknown" after 31 s, a RuntimeError
+    that failed the run. Independent check (Farkas): not separable through the origin iff
+    the origin is in the convex hull of the y_t x_t, i.e. the NNLS residual of
+    [Z^T; 1] c = [0; 1], c >= 0, is zero."""
+    X, y = issue_data(10_000, 100)
+    assert _solvers.separable(X, y)[0] is False
+    Z = X * y[:, None]
+    assert nnls(np.vstack([Z.T, np.ones(len(y))]), np.r_[np.zeros(100), 1.0],
+                maxiter=100_000)[1] <= 1e-12
+    Xs, ys = issue_data(300, 100)                 # n < d: separable, and u is checked
+    ok, u = _solvers.separable(Xs, ys)
+    assert ok and (ys * (Xs @ u)).min() >= 1 - 1e-7
