@@ -217,15 +217,15 @@ def run_alone(tasks: list[Task]) -> Iterator[pd.DataFrame]:
             except Exception as error:
                 if not _worker_died(error):
                     raise
-                executor.shutdown(wait=False)
+                executor.shutdown(wait=False, kill_workers=True)
                 executor = None
                 message = (f"error: WorkerDied: the worker process running this run died "
                            f"({_exit_codes(error)}), also when re-run alone: a crash in native "
                            "code (segmentation fault, abort) or the memory limit")
                 yield _identified(_error_frame(message, str(error)), _identity(task), start)
-    finally:
+    finally:  # nothing runs after the last result; on an interrupt, stop it now
         if executor is not None:
-            executor.shutdown(wait=True)
+            executor.shutdown(wait=True, kill_workers=True)
 
 
 # ----------------------------------------------------------------------------- the grid
