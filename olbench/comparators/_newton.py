@@ -14,7 +14,10 @@ whose a_delta is strictly inside its box. Newton's method with an exact line sea
 on a piecewise quadratic in finitely many steps (Keerthi & DeCoste, "A modified finite Newton
 method for fast solution of large scale linear SVMs", JMLR 6, 2005, the same argument).
 
-Continuation: delta = 1, 1/10, 1/100, ..., each stage warm-started from the last. At the end of
+Continuation: delta = 1, 1/10, 1/100, ..., each stage warm-started from the last, its first
+step taken on the last stage's quadratic piece (the rounds on the curved part stay there as
+delta shrinks; measured at 10,000 x 300, starting on the new piece instead made every step
+stop at the first kink it crossed, 60 steps a stage). At the end of
 a stage a = a_delta(Xu) is a feasible dual point of the *unsmoothed* problem with
 X^T a = lam u, so P(u) - D(a) <= |Q| delta / 4 (hinge): the gap vanishes with delta. As
 delta -> 0, Q shrinks to the rounds on the kink at the optimum (at most d of them in general
@@ -75,13 +78,6 @@ def on_piece(r, eps, delta, lo, hi, piece) -> np.ndarray:
                     np.where(piece == -1, lo, np.where(piece == 1, hi, 0.0)))
 
 
-def _curved(r, eps, delta, lo, hi) -> np.ndarray:
-    """Rounds where the smoothed loss is quadratic (a strictly inside its box, off the dead
-    zone |r| <= eps)."""
-    s = soft(r, eps) / delta
-    return (s > lo) & (s < hi) & (np.abs(r) > eps)
-
-
 def _rows(X, mask):
     XQ = X[mask]
     return XQ.toarray() if sp.issparse(XQ) else np.asarray(XQ)
@@ -129,7 +125,7 @@ def line_search(r0, q, u, direction, lam, eps, delta, lo, hi, max_iter: int = 10
             hi_t = t
         else:
             lo_t = t
-        curved = _curved(r, eps, delta, lo, hi)
+        curved = _pattern(r, eps, delta, lo, hi) == 0
         t_new = t - s / (lam * dd + float(q[curved] @ q[curved]) / delta)
         t = t_new if lo_t < t_new < hi_t else 0.5 * (lo_t + hi_t)
         s, r = slope(t)
