@@ -8,21 +8,34 @@ Cases (each fit cold, no disk cache, after one warm-up fit that compiles the num
 * ``max_margin``: ``MaxMargin()`` on ``make_stream("separable", gamma=0.01, R=1)``.
 
 Prints a markdown table: case, n, d, seconds, solver, relative certified gap
-(P - D) / max(1, |P|) (for max_margin: (gamma_upper - gamma) / gamma_upper). Usage::
+(P - D) / max(1, |P|) (for max_margin: (gamma_upper - gamma) / gamma_upper).
+
+``--growth`` (issue 16) times what a study pays per run instead: ``best_fixed`` and
+``prefix_best`` (20 log-spaced checkpoints) at d = 100 and n = 10^3, 10^4, 10^5 for the
+studies' losses (hinge with ridge 1, logistic in the ball of radius 1, squared), the median
+of ``--repeats`` cold fits; and, for ``best_fixed``, the second fit of the same data with
+its rows permuted through a disk cache: the optimum does not depend on the row order, so
+that fit is read back (cached by content), which is what the 20 permutations of one dataset
+in a LIBOL-style table pay.
+``prefix_best`` depends on the order and is never shared. Usage::
 
     python benchmarks/comparators.py                  # the table of benchmarks/README.md
     python benchmarks/comparators.py --quick          # small sizes only
     python benchmarks/comparators.py --case max_margin --n 100000 --d 1000
+    python benchmarks/comparators.py --growth         # best_fixed / prefix_best against n
 """
 
 from __future__ import annotations
 
 import argparse
+import statistics
+import tempfile
 import time
 
 import numpy as np
 
-from olbench.comparators import BestFixed, MaxMargin
+from olbench.checkpoints import log_checkpoints
+from olbench.comparators import BestFixed, MaxMargin, PrefixBest
 from olbench.streams import make_stream
 
 GRID = {
@@ -67,13 +80,81 @@ def run(case: str, n: int, d: int) -> dict:
                 gap=f"{gap:.1e}")
 
 
+#: the studies' losses, as (label, comparator parameters)
+#: (the regret study's logistic comparator lives in the ball of radius 1: without it the
+#: logistic loss has no minimiser on separable prefixes, and every early prefix is)
+GROWTH_LOSSES = [("hinge+ridge (lam=1)", dict(loss="hinge", ridge=1.0)),
+                 ("logistic (radius 1)", dict(loss="logistic", radius=1.0)),
+                 ("squared", dict(loss="squared"))]
+GROWTH_N = [1_000, 10_000, 100_000]
+
+
+def growth_data(loss: str, n: int, d: int, seed: int = 0):
+    """The hinge cases' recipe; regression targets y = X w + 0.5 noise for ``squared``."""
+    X, y = data("hinge+ridge", n, d, seed)
+    if loss == "squared":
+        rng = np.random.default_rng(seed + 1)
+        y = X @ rng.normal(size=d) + 0.5 * rng.normal(size=n)
+    return X, y
+
+
+def _median_seconds(repeats: int, fit, *args, **kw) -> tuple[float, object]:
+    """The median seconds of ``repeats`` calls fit(*args, **kw), and the last result."""
+    times, out = [], None
+    for _ in range(repeats):
+        start = time.perf_counter()
+        out = fit(*args, **kw)
+        times.append(time.perf_counter() - start)
+    return statistics.median(times), out
+
+
+def growth(d: int = 100, sizes=GROWTH_N, repeats: int = 3) -> list[dict]:
+    """best_fixed / prefix_best (20 checkpoints) seconds against n, and the cached refit."""
+    print("| loss | n | d | best_fixed s | solver | permuted rows, cached s | "
+          "prefix_best (20 checkpoints) s | repeats |")
+    print("| --- | ---: | ---: | ---: | --- | ---: | ---: | ---: |")
+    rows = []
+    for label, params in GROWTH_LOSSES:
+        for n in sizes:
+            X, y = growth_data(params["loss"], n, d)
+            ks = log_checkpoints(n, 20)
+            reps = repeats if n < 100_000 else 1
+            best, fit = _median_seconds(reps, BestFixed(**params).fit, X, y, cache=None)
+            with tempfile.TemporaryDirectory() as cache:
+                BestFixed(**params).fit(X, y, cache=cache)
+                perm = np.random.default_rng(1).permutation(n)
+                cached, _ = _median_seconds(reps, BestFixed(**params).fit, X[perm], y[perm],
+                                            cache=cache)
+            prefix, pfit = _median_seconds(reps, PrefixBest(**params).fit, X, y,
+                                           checkpoints=ks, cache=None)
+            solver = fit.info.get("solver") if fit.ok else f"skip: {fit.skip_reason}"
+            if not pfit.ok:
+                solver += f"; prefix skip: {pfit.skip_reason}"
+            row = dict(loss=label, n=n, d=d, best_fixed=best, solver=solver, cached=cached,
+                       prefix_best=prefix, repeats=reps)
+            rows.append(row)
+            print(f"| {label} | {n:,} | {d} | {best:.3f} | {solver} | {cached:.3f} | "
+                  f"{prefix:.2f} | {reps} |", flush=True)
+    return rows
+
+
 def main(argv=None) -> list[dict]:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--case", choices=sorted(GRID), action="append")
     ap.add_argument("--n", type=int)
     ap.add_argument("--d", type=int)
     ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--growth", action="store_true",
+                    help="best_fixed / prefix_best against n for the studies' losses")
+    ap.add_argument("--repeats", type=int, default=3, help="fits per cell of --growth "
+                    "(the median is shown; 1 at n = 100,000)")
     args = ap.parse_args(argv)
+    if args.growth:
+        for _, params in GROWTH_LOSSES:          # warm-up: numba compilation, imports
+            PrefixBest(**params).fit(*growth_data(params["loss"], 60, 3), checkpoints=[30, 60],
+                                     cache=None)
+        sizes = GROWTH_N[:2] if args.quick else GROWTH_N
+        return growth(d=args.d or 100, sizes=sizes, repeats=args.repeats)
     cases = args.case or list(GRID)
     for case in cases:                     # warm-up: numba compilation, imports
         comparator(case).fit(*data(case, 50, 3), cache=None)

@@ -2,6 +2,8 @@
 
 Each finished task is written at once (see :mod:`olbench.results`); re-running skips finished
 tasks, and a task that fails becomes a row with ``status = "error: ..."`` (retried next time).
+A task that kills its worker process (a crash in native code) becomes such a row too: the
+runs the dead pool held are re-run one per process, and the grid goes on (:func:`_compute`).
 """
 
 from __future__ import annotations
@@ -9,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import sys
 import time
 import traceback
@@ -127,10 +130,7 @@ def run_task(task: Task) -> pd.DataFrame:
     from olbench.metrics import metrics_table
 
     start = time.perf_counter()
-    ident: dict[str, Any] = {
-        col.EXPERIMENT: task.experiment, col.RUN_ID: task.run_id, col.SEED: task.seed,
-        col.STREAM_KEY: registry_key(task.stream), col.LEARNER_KEY: registry_key(task.learner),
-        **_flat_params(col.STREAM, task.stream), **_flat_params(col.LEARNER, task.learner)}
+    ident = _identity(task)
     try:
         stream, whole = load_stream(task.stream, task.cache_dir, bool(task.comparators))
         learner = instantiate(task.learner, _convert_="all")
@@ -160,12 +160,72 @@ def run_task(task: Task) -> pd.DataFrame:
             ident[col.FINAL_W] = json.dumps(trace.state["w"].tolist())
     except Exception as error:  # recorded as a row; the grid goes on
         message = f"error: {type(error).__name__}: {error}"
-        rows = pd.DataFrame({col.STATUS: [message],
-                             col.TRACEBACK: ["".join(traceback.format_exception(error))[-4000:]]})
+        rows = _error_frame(message, "".join(traceback.format_exception(error)))
+    return _identified(rows, ident, start)
+
+
+def _identity(task: Task) -> dict[str, Any]:
+    """The columns that say which run a row belongs to, known before anything is built."""
+    return {col.EXPERIMENT: task.experiment, col.RUN_ID: task.run_id, col.SEED: task.seed,
+            col.STREAM_KEY: registry_key(task.stream),
+            col.LEARNER_KEY: registry_key(task.learner),
+            **_flat_params(col.STREAM, task.stream), **_flat_params(col.LEARNER, task.learner)}
+
+
+def _error_frame(message: str, detail: str) -> pd.DataFrame:
+    return pd.DataFrame({col.STATUS: [message], col.TRACEBACK: [detail[-4000:]]})
+
+
+def _identified(rows: pd.DataFrame, ident: dict[str, Any], start: float) -> pd.DataFrame:
     for column, value in {**ident, **versions()}.items():
         rows[column] = value
     rows[col.WALL_S] = time.perf_counter() - start
     return rows
+
+
+# ----------------------------------------------------------------------------- crashed workers
+def _worker_died(error: BaseException) -> bool:
+    """Did a worker process die under a task (segfault, abort, out of memory), as opposed
+    to a task raising? loky: TerminatedWorkerError (a BrokenProcessPool); Dask: KilledWorker."""
+    from concurrent.futures.process import BrokenProcessPool
+
+    return isinstance(error, BrokenProcessPool) or type(error).__name__ == "KilledWorker"
+
+
+def _exit_codes(error: BaseException) -> str:
+    """The dead worker's exit status as loky reports it (``SIGABRT(-6)``), else the error."""
+    found = re.search(r"exit codes of the workers are \{(.*?)\}", str(error))
+    return found.group(1) if found else f"{type(error).__name__}: {str(error)[:200]}"
+
+
+def run_alone(tasks: list[Task]) -> Iterator[pd.DataFrame]:
+    """Run each task alone in a worker process of its own pool (replaced after a death), so
+    that if the process dies, the run that killed it is known: it becomes an error row
+    naming the exit status (signal), and the others still run. Not joblib's shared pool:
+    that one belongs to the grid."""
+    from joblib.externals.loky import ProcessPoolExecutor
+
+    executor = None
+    try:
+        for task in tasks:
+            start = time.perf_counter()
+            if executor is None:
+                executor = ProcessPoolExecutor(max_workers=1, initializer=exit_with_parent,
+                                               initargs=(os.getpid(),))
+            try:
+                yield executor.submit(run_task, task).result()
+            except Exception as error:
+                if not _worker_died(error):
+                    raise
+                executor.shutdown(wait=False, kill_workers=True)
+                executor = None
+                message = (f"error: WorkerDied: the worker process running this run died "
+                           f"({_exit_codes(error)}), also when re-run alone: a crash in native "
+                           "code (segmentation fault, abort) or the memory limit")
+                yield _identified(_error_frame(message, str(error)), _identity(task), start)
+    finally:  # nothing runs after the last result; on an interrupt, stop it now
+        if executor is not None:
+            executor.shutdown(wait=True, kill_workers=True)
 
 
 # ----------------------------------------------------------------------------- the grid
@@ -263,17 +323,44 @@ def _compute(tasks: Iterator[Task], store: RunStore, locks: RunLocks, total: int
     from joblib import Parallel, delayed
     from tqdm.auto import tqdm
 
-    results = Parallel(return_as="generator_unordered", batch_size=batch_size)(
-        delayed(run_task)(task) for task in tasks)
-    with warnings.catch_warnings():  # an interrupt cancels the runs in progress: we know
+    sent: dict[str, Task] = {}   # claimed and given to a worker, not yet saved
+
+    def dispatch(source: Iterator[Task]) -> Iterator[Task]:
+        for task in source:
+            sent[task.run_id] = task
+            yield task
+
+    def save(rows: pd.DataFrame) -> None:
+        run_id = rows[col.RUN_ID].iloc[0]
+        store.save(run_id, rows)
+        locks.release(run_id)
+        sent.pop(run_id, None)
+        bar.update()
+
+    source = iter(tasks)
+    with warnings.catch_warnings(), tqdm(total=total, disable=not progress, unit="run",
+                                         desc=desc) as bar:
+        # an interrupt cancels the runs in progress: we know
         warnings.filterwarnings("ignore", message=".*still being processed by the workers")
-        try:
-            for rows in tqdm(results, total=total, disable=not progress, unit="run", desc=desc):
-                run_id = rows[col.RUN_ID].iloc[0]
-                store.save(run_id, rows)
-                locks.release(run_id)
-        finally:  # on an interrupt: stop the workers now, not when the generator is collected
-            results.close()
+        while True:
+            results = Parallel(return_as="generator_unordered", batch_size=batch_size)(
+                delayed(run_task)(task) for task in dispatch(source))
+            try:
+                for rows in results:
+                    save(rows)
+                return
+            except Exception as error:
+                if not _worker_died(error):
+                    raise
+                # The pool is gone with every run it held. Re-run those alone, one process
+                # each, so that the one that kills its process is named (an error row) and
+                # the others finish; then the rest of the grid goes on in a fresh pool.
+                print(f"olbench: a worker process died ({_exit_codes(error)}); re-running "
+                      f"its {len(sent)} unfinished run(s) one by one", file=sys.stderr)
+                for rows in run_alone(list(sent.values())):
+                    save(rows)
+            finally:  # on an interrupt: stop the workers now, not when it is collected
+                results.close()
 
 
 def _report_rejected(store: RunStore, action: str) -> None:

@@ -63,3 +63,16 @@ def test_comparators_benchmark_smoke(monkeypatch, capsys):
     for r in rows:
         assert r["solver"] != "skip" and float(r["gap"]) <= 1e-9, r
     assert "| max_margin | 300 | 5 |" in capsys.readouterr().out
+
+
+def test_comparators_growth_smoke(monkeypatch, capsys):
+    """benchmarks/comparators.py --growth: best_fixed, its cached refit on permuted rows and
+    prefix_best return a fit (no skip) for every loss at a tiny size."""
+    monkeypatch.syspath_prepend(str(BENCHMARKS))
+    bench = importlib.import_module("comparators")
+    rows = bench.growth(d=4, sizes=[200], repeats=1)
+    assert [r["loss"] for r in rows] == [label for label, _ in bench.GROWTH_LOSSES]
+    for r in rows:
+        assert "skip" not in r["solver"], r
+        assert r["cached"] >= 0 and r["prefix_best"] > 0
+    assert "| squared | 200 | 4 |" in capsys.readouterr().out

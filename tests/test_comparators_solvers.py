@@ -154,14 +154,15 @@ def test_max_margin_at_scale_against_direct_nnls():
     assert gamma == pytest.approx(np.linalg.norm(Z.T @ (c / c.sum())), rel=1e-8)
 
 
-def test_working_set_steps_ascend_to_the_optimum():
+def test_working_set_steps_ascend_to_the_optimum(monkeypatch):
     """Exact block steps over the most violating rounds (the rest fixed), from a few epochs of
     dual coordinate descent, do not lower the dual (beyond the interior point's accuracy) and
     reach the optimum of Clarabel's whole-problem solve, certified."""
-    from olbench.comparators import _dcd, _qp
+    from olbench.comparators import _dcd, _newton, _qp
 
     X, y = issue_data(3000, 10, seed=3)
     lam = 1.0
+    monkeypatch.setattr(_newton, "MAX_D", 0)          # Clarabel's whole-problem solve
     ref = _solvers.solve(X, y, "hinge", ridge=lam)
     assert ref.info["solver"] == "clarabel"
 
@@ -202,23 +203,49 @@ def test_no_time_left_is_a_skip_with_reason_and_not_cached(tmp_path, monkeypatch
     assert again.ok                      # the skip was not cached
 
 
-def test_dcd_and_clarabel_paths_each_certify():
-    """Each path of the chain alone reaches a certified optimum (the fallbacks are real)."""
+@pytest.mark.parametrize("loss", ["hinge", "epsilon_insensitive"])
+def test_newton_dcd_and_clarabel_paths_each_certify(monkeypatch, loss):
+    """Each path of the chain alone reaches a certified optimum (the fallbacks are real),
+    and they agree; Newton also on CSR input."""
+    import scipy.sparse as sp
+
+    from olbench.comparators import _newton
+
     X, y = issue_data(200, 6, seed=5)
+    if loss != "hinge":
+        y = X @ np.linspace(1, -1, 6) + 0.3 * np.random.default_rng(5).normal(size=200)
     lim = _solvers.Limits()
     res = {}
-    for first in ("dcd", "conic"):
-        big = _solvers.SMALL_WORK
-        try:
-            _solvers.SMALL_WORK = -1.0 if first == "dcd" else float("inf")
-            s = _solvers.solve(X, y, "hinge", ridge=0.3, limits=lim)
-        finally:
-            _solvers.SMALL_WORK = big
+    for first, small_work, max_d in [("newton", np.inf, 6), ("dcd", -1.0, 0),
+                                     ("conic", np.inf, 0), ("newton-csr", np.inf, 6)]:
+        monkeypatch.setattr(_solvers, "SMALL_WORK", small_work)
+        monkeypatch.setattr(_newton, "MAX_D", max_d)
+        data = sp.csr_matrix(X) if first.endswith("csr") else X
+        s = _solvers.solve(data, y, loss, ridge=0.3, limits=lim)
         assert lim.certified(s, "target"), s.info
         res[first] = s
+    assert res["newton"].info["solver"] == res["newton-csr"].info["solver"] == "newton"
     assert res["dcd"].info["solver"] in ("dcd", "dcd+working-set")
     assert res["conic"].info["solver"] == "clarabel"
-    assert res["dcd"].objective == pytest.approx(res["conic"].objective, rel=1e-9)
+    for other in ("dcd", "conic", "newton-csr"):
+        assert res["newton"].objective == pytest.approx(res[other].objective, rel=1e-9)
+
+
+def test_newton_at_many_rounds_against_clarabel(monkeypatch):
+    """The case Newton is for (n >> d): certified to the target, and equal to Clarabel's
+    interior-point solve of the whole problem (another method), both certified."""
+    from olbench.comparators import _newton
+
+    X, y = issue_data(6000, 20, seed=7)
+    fit = _solvers.solve(X, y, "hinge", ridge=1.0)
+    assert fit.info["solver"] == "newton"
+    assert fit.gap <= 1e-10 * fit.objective
+    monkeypatch.setattr(_newton, "MAX_D", 0)
+    ref = _solvers.solve(X, y, "hinge", ridge=1.0)
+    assert ref.info["solver"] == "clarabel"
+    assert fit.objective == pytest.approx(ref.objective, rel=1e-10)
+    assert fit.lower_bound <= ref.objective * (1 + 1e-12)
+    assert ref.lower_bound <= fit.objective * (1 + 1e-12)
 
 
 def test_non_separable_max_margin_is_a_skip():
@@ -283,3 +310,19 @@ def test_drift_seed_regression():
     x = s1.materialize()[0][0]
     u = s0.generating_vectors()[0]
     assert abs(x @ u) / np.linalg.norm(x) < 0.9
+
+
+def test_separability_lp_that_simplex_cannot_decide():
+    """HiGHS's simplex ended this feasibility LP (10,000 x 100, the issue's data; logistic
+    best_fixed without ridge asks it) in "model status unknown" after 31 s, a RuntimeError
+    that failed the run. Independent check (Farkas): not separable through the origin iff
+    the origin is in the convex hull of the y_t x_t, i.e. the NNLS residual of
+    [Z^T; 1] c = [0; 1], c >= 0, is zero."""
+    X, y = issue_data(10_000, 100)
+    assert _solvers.separable(X, y)[0] is False
+    Z = X * y[:, None]
+    assert nnls(np.vstack([Z.T, np.ones(len(y))]), np.r_[np.zeros(100), 1.0],
+                maxiter=100_000)[1] <= 1e-12
+    Xs, ys = issue_data(300, 100)                 # n < d: separable, and u is checked
+    ok, u = _solvers.separable(Xs, ys)
+    assert ok and (ys * (Xs @ u)).min() >= 1 - 1e-7

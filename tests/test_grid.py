@@ -185,3 +185,33 @@ def test_every_column_of_a_real_table_is_named_in_the_schema(tmp_path):
                                                         "C": -1.0}}))
     undocumented = [c for c in [*table.columns, *failed.columns] if not is_documented(c)]
     assert not undocumented, f"add these to olbench.schema.COLUMNS: {undocumented}"
+
+
+def test_a_run_that_kills_its_worker_is_an_error_row_and_the_grid_goes_on(tmp_path):
+    """A native crash (os.abort() in one run's worker) on a 2-job loky grid: the other runs
+    finish, the crashed one is an error row naming the signal, the CLI exits 1 and says so."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    seeds = [0, 1, 2, 3]
+    abort_seed = child_seed(2, "stream")      # the stream seed of run seed 2
+    cmd = [sys.executable, "-c", "from olbench.cli import main; main()", "learner=perceptron",
+           "stream._target_=crashing.AbortingSeparable", f"+stream.abort_seed={abort_seed}",
+           "stream.n=200", "stream.d=4", "~comparator", f"run.seeds=[{','.join(map(str, seeds))}]",
+           "run.n_jobs=2", "run.backend=loky", "run.figures=false", "run.progress=false",
+           "run.cache_dir=null", f"run.output_dir={tmp_path}"]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(root), str(root / "tests")])}
+    done = subprocess.run(cmd, cwd=root, capture_output=True, text=True, timeout=300, env=env)
+    assert done.returncode == 1, done.stderr[-3000:]
+    assert "1 of 4 runs FAILED" in done.stderr, done.stderr[-3000:]
+    assert "worker process running this run died (SIGABRT(-6))" in done.stderr
+    assert "seed 2)" in done.stderr                  # the failure summary names the run
+    folder = next(tmp_path.glob("single/*/results.parquet")).parent
+    runs = read_results(folder).drop_duplicates("run_id").set_index("seed")
+    assert sorted(runs.index) == seeds
+    assert (runs.drop(index=2)["status"] == "ok").all()
+    assert runs.loc[2, "status"].startswith("error: WorkerDied:")
+    assert RunStore(folder).finished() == set(runs.drop(index=2)["run_id"])  # retried next time

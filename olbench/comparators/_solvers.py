@@ -10,9 +10,11 @@ and a problem that no solver certifies within the limits raises :class:`NotCerti
 =====================  ==========================  =====================================
 loss                   no ridge                    ridge lam > 0
 =====================  ==========================  =====================================
-hinge, absolute,       HiGHS LP (``linprog``,      dual coordinate descent + active-set
-epsilon_insensitive    time-limited); bound = LP   polishing (:mod:`._dcd`), then Clarabel
-                       dual value                  (:mod:`._qp`); bound = D(alpha)
+hinge, absolute,       HiGHS LP (``linprog``,      d <= 300: Newton on the smoothed primal
+epsilon_insensitive    time-limited); bound = LP   (:mod:`._newton`); then Clarabel
+                       dual value                  (:mod:`._qp`) / dual coordinate descent +
+                                                   active-set polishing (:mod:`._dcd`);
+                                                   bound = D(alpha)
 squared                least squares (``lstsq``    normal equations / ``lsqr(damp)``;
                        / ``lsqr``), exact           bound = dual value
 logistic,              L-BFGS; no bound (and no     L-BFGS; bound = dual value at
@@ -47,7 +49,7 @@ import scipy.sparse as sp
 from scipy.optimize import brentq, linprog, minimize
 from scipy.sparse.linalg import lsqr
 
-from olbench.comparators import _dcd, _hard_margin, _qp
+from olbench.comparators import _dcd, _hard_margin, _newton, _qp
 from olbench.features import row_norms
 from olbench.losses import get_loss
 
@@ -268,9 +270,11 @@ def _piecewise(X, y, loss: str, epsilon: float, lam: float, radius: float | None
                warm: Solution | None, deadline: float, limits: Limits) -> Solution:
     """Piecewise-linear loss with lam > 0 or a ball: the fallback chain, best certified result.
 
-    No ball: dual coordinate descent + polishing (warm-started) with 60% of the time left,
-    then Clarabel. Ball: Clarabel's cone program, then the Lagrange multiplier search over
-    the first chain. Each attempt's failure reason is kept in ``info["attempts"]``.
+    No ball: with few features (d <= :data:`._newton.MAX_D`), Newton on the smoothed
+    primal with half the time; then Clarabel and dual coordinate descent + polishing
+    (warm-started) on small problems, a short DCD and working-set steps on large ones.
+    Ball: Clarabel's cone program, then the Lagrange multiplier search over the first chain.
+    Each attempt's failure reason is kept in ``info["attempts"]``.
     """
     attempts: list[str] = []
     sols: list[Solution] = []
@@ -279,21 +283,32 @@ def _piecewise(X, y, loss: str, epsilon: float, lam: float, radius: float | None
         sols.append(s)
         return limits.certified(s, "target")
 
+    def score(a):
+        return _score(X, y, a, loss, epsilon, lam, None)
+
+    def iterative(res, solver: str, unit: str) -> Solution | None:
+        """A DCD or Newton result: certified, or its gap noted among the attempts."""
+        s = Solution(res.u, res.primal, min(res.dual, res.primal),
+                     {"solver": solver, unit: res.epochs, "polished": res.polished}, res.alpha)
+        if done(s):
+            return s
+        attempts.append(f"{solver}: gap {s.gap:.3g} after {res.epochs} {unit}, "
+                        f"{res.seconds:.1f} s")
+        return None
+
     def dcd(max_epochs: int = 20_000) -> Solution | None:
         alpha0 = min(sols, key=lambda s: s.gap).alpha if sols else \
             None if warm is None else warm.alpha
-        start = time.monotonic()
-        res = _dcd.solve_dcd(
-            X, y, loss, epsilon, lam, alpha0=alpha0, tol=limits.target,
-            deadline=start + 0.6 * _remaining(deadline), max_epochs=max_epochs,
-            primal_dual=lambda a: _score(X, y, a, loss, epsilon, lam, None))
-        s = Solution(res.u, res.primal, min(res.dual, res.primal),
-                     {"solver": "dcd", "epochs": res.epochs, "polished": res.polished},
-                     res.alpha)
-        if done(s):
-            return s
-        attempts.append(f"dcd: gap {s.gap:.3g} after {res.epochs} epochs, {res.seconds:.1f} s")
-        return None
+        res = _dcd.solve_dcd(X, y, loss, epsilon, lam, alpha0=alpha0, tol=limits.target,
+                             deadline=time.monotonic() + 0.6 * _remaining(deadline),
+                             max_epochs=max_epochs, primal_dual=score)
+        return iterative(res, "dcd", "epochs")
+
+    def newton() -> Solution | None:
+        res = _newton.solve_newton(X, y, loss, epsilon, lam, tol=limits.target,
+                                   u0=None if warm is None else warm.u, primal_dual=score,
+                                   deadline=time.monotonic() + 0.5 * _remaining(deadline))
+        return iterative(res, "newton", "steps")
 
     def conic() -> Solution | None:
         try:
@@ -352,6 +367,8 @@ def _piecewise(X, y, loss: str, epsilon: float, lam: float, radius: float | None
         chain = [conic, dcd]
     else:                         # a short DCD finds which rounds are settled; then exact
         chain = [lambda: dcd(max_epochs=64), shrunk, dcd, conic]
+    if radius is None and d <= _newton.MAX_D:   # few features: Newton in the primal first
+        chain.insert(0, newton)
     for attempt in chain:
         s = attempt()
         if s is not None:
@@ -377,16 +394,24 @@ def _piecewise(X, y, loss: str, epsilon: float, lam: float, radius: float | None
 
 
 def separable(X, y) -> tuple[bool, np.ndarray | None]:
-    """Is there u with y_t u.x_t >= 1 for all t (strict linear separability through 0)? LP."""
+    """Is there u with y_t u.x_t >= 1 for all t (strict linear separability through 0)? LP.
+
+    Raises :class:`NotCertified` (the comparator becomes a skip) if HiGHS cannot decide."""
     n, d = X.shape
-    A = -(sp.diags(y) @ sp.csr_matrix(X))
-    res = linprog(np.zeros(d), A_ub=A.tocsr(), b_ub=-np.ones(n), bounds=[(None, None)] * d,
-                  method="highs", options=_HIGHS)
-    if res.status == 0:
-        return True, res.x
-    if res.status == 2:
-        return False, None
-    raise RuntimeError(f"HiGHS separability LP failed: {res.message}")
+    A = -(sp.diags(y) @ sp.csr_matrix(X)).tocsr()
+    # HiGHS's simplex can end this degenerate feasibility LP in "model status unknown" after
+    # a long time (31 s at 10,000 x 100 on the issue-11 data, where the interior point
+    # decides it in 1.8 s): interior point first, simplex as the fallback; a separating u
+    # is checked here
+    for method in ("highs-ipm", "highs"):
+        res = linprog(np.zeros(d), A_ub=A, b_ub=-np.ones(n), bounds=[(None, None)] * d,
+                      method=method, options=_HIGHS)
+        if res.status == 0 and (y * matvec(X, res.x)).min(initial=1.0) > 0:
+            return True, res.x
+        if res.status == 2:
+            return False, None
+    raise NotCertified(f"separability LP undecided (HiGHS simplex and interior point): "
+                       f"{res.message}")
 
 
 # --------------------------------------------------------------------------- smooth losses
