@@ -31,9 +31,12 @@ from typing import Any
 
 from olbench._jit import jit
 
-_SOURCE_HASH = hashlib.sha256(
-    b"".join(p.read_bytes() for p in sorted(Path(__file__).parent.glob("*.py")))
-).hexdigest()[:12]
+# The kernels' sources and the compile options (olbench/_jit.py: a loop compiled under other
+# options, e.g. without the SLP vectoriser, must not be loaded from the cache as current).
+_SOURCE_HASH = hashlib.sha256(b"".join(
+    p.read_bytes() for p in [*sorted(Path(__file__).parent.glob("*.py")),
+                             Path(__file__).parent.parent / "_jit.py"]
+)).hexdigest()[:12]
 
 
 # ----------------------------------------------------------------------------- templates
