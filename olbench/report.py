@@ -309,8 +309,8 @@ def published_section(beside: pd.DataFrame, folder: Path, source: str) -> list[s
     missing = rows.loc[~has, "source"].fillna(NOT_AVAILABLE).value_counts(sort=False)
     lines = ["## Published numbers beside ours", "",
              f"From `{source}`: {has.sum()} of {len(rows)} rows have a published mistake rate; "
-             f"the other {(~has).sum()} have none available offline ({OFFLINE} below; their "
-             "`source` in `published.csv` says why):", "",
+             f"the other {(~has).sum()} have none available offline (the table says *{OFFLINE}*; "
+             "their `source` in `published.csv` says why):", "",
              *[f"- {n} rows: {why}" for why, n in missing.items()], "",
              "*diff / published std* = (ours − published) / published std. Times are shown, "
              "not compared: LIBOL's are MATLAB on another machine. Also in `published.csv` "
