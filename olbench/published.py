@@ -2,8 +2,10 @@
 row by row with an experiment's summary, with the difference in units of the published std.
 
 A published file is a CSV with columns ``dataset``, ``algorithm``, ``source`` and, per metric
-of :data:`METRICS`, ``<metric>_mean`` / ``<metric>_std`` (empty where the source gives no
-number: the row then says so instead of inventing one). ``dataset`` is the stream's
+of :data:`METRICS`, ``<metric>_mean`` / ``<metric>_std`` (empty where the source's number
+could not be read here: the row then says so instead of inventing one). A run with no row in
+the file gets the source :data:`NOT_AVAILABLE` (never a silent blank), and the report prints
+"not available offline" where a published number is missing. ``dataset`` is the stream's
 ``name=`` parameter (``stream=dataset``); ``algorithm`` the learner's name in the selection
 stage (:func:`olbench.selection.select_grid`), e.g. LIBOL's ``PA-I``.
 
@@ -16,6 +18,8 @@ stage (:func:`olbench.selection.select_grid`), e.g. LIBOL's ``PA-I``.
 >>> row = beside_published(ours, pub, {"PA[C=1.0]": "PA"}).iloc[0]
 >>> float(round(row["mistake_rate_diff_in_std"], 6)), bool(pd.isna(row["updates_diff_in_std"]))
 (-2.5, True)
+>>> beside_published(ours, pub.iloc[:0], {"PA[C=1.0]": "PA"}).loc[0, "source"]
+'not available offline: no published number for this dataset and algorithm in the file'
 """
 
 from __future__ import annotations
@@ -33,6 +37,10 @@ METRICS = (col.MISTAKE_RATE, col.UPDATES, col.TIME_S)
 #: and language (LIBOL's MATLAB) make its difference meaningless
 COMPARED = (col.MISTAKE_RATE, col.UPDATES)
 REQUIRED = ("dataset", "algorithm", "source")
+#: the source of a run that the published file has no row for: the file holds only what could
+#: be read here (no network, LIBOL's manual a PDF without text), so say so rather than blank
+NOT_AVAILABLE = ("not available offline: no published number for this dataset and algorithm "
+                 "in the file")
 
 
 def read_published(path: str | Path) -> pd.DataFrame:
@@ -95,6 +103,7 @@ def beside_published(summary: pd.DataFrame, published: pd.DataFrame,
     out = ours.merge(pub, on=["dataset", "algorithm"], how="outer", sort=False)
     rank = {a: i for i, a in enumerate(dict.fromkeys(algorithms.values()))}
     datasets = {d: i for i, d in enumerate(dict.fromkeys(out["dataset"]))}
+    out["source"] = out["source"].astype(object).where(out["source"].notna(), NOT_AVAILABLE)
     out = out.assign(_d=out["dataset"].map(datasets), _a=out["algorithm"].map(rank)
                      ).sort_values(["_d", "_a"], kind="stable").drop(columns=["_d", "_a"])
     for m in COMPARED:

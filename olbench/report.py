@@ -26,6 +26,7 @@ import pandas as pd
 
 from olbench import schema as col
 from olbench.failures import distinct_failures
+from olbench.published import NOT_AVAILABLE
 from olbench.views import (
     bound_flag,
     comparator_skips,
@@ -43,6 +44,8 @@ METRICS = (col.MISTAKE_RATE, col.CUM_LOSS, col.REGRET, col.UPDATES, col.TIME_S,
            col.MISTAKE_REGRET, col.CLEAN_MISTAKE_RATE, col.INLIER_MISTAKE_RATE,
            col.TEST_MISTAKE_RATE, col.TEST_AVG_LOSS)
 NONE = "—"
+#: where a published number is missing: the published file holds only what could be read here
+OFFLINE = "not available offline"
 #: (metric, column title) of the summary shown to people, LIBOL's columns first
 SUMMARY_COLUMNS = ((col.MISTAKE_RATE, "mistake rate"), (col.UPDATES, "updates"),
                    (col.TIME_S, "time (s)"), (col.CLEAN_MISTAKE_RATE, "clean mistake rate"),
@@ -296,25 +299,31 @@ def published_section(beside: pd.DataFrame, folder: Path, source: str) -> list[s
     for m, title, _ in LATEX_COLUMNS:
         shown[f"{title} (ours)"] = [mean_pm(a, s) for a, s in zip(rows[f"{m}_mean"],
                                                                    rows[f"{m}_std"])]
-        shown[f"{title} (published)"] = [mean_pm(a, s) for a, s in zip(
-            rows[f"published_{m}_mean"], rows[f"published_{m}_std"])]
+        shown[f"{title} (published)"] = [OFFLINE if pd.isna(a) else mean_pm(a, s) for a, s in
+                                         zip(rows[f"published_{m}_mean"],
+                                             rows[f"published_{m}_std"])]
         if f"{m}_diff_in_std" in rows:
             shown[f"{title}: diff / published std"] = rows[f"{m}_diff_in_std"].map(
                 lambda d: NONE if pd.isna(d) else f"{d:+.2f}")
-    published = rows["published_mistake_rate_mean"].notna().sum()
+    has = rows["published_mistake_rate_mean"].notna()
+    missing = rows.loc[~has, "source"].fillna(NOT_AVAILABLE).value_counts(sort=False)
     lines = ["## Published numbers beside ours", "",
-             f"From `{source}` ({published} of {len(rows)} rows have a published mistake "
-             "rate; — where the source gives no number). *diff / published std* = (ours − "
-             "published) / published std. Times are shown, not compared: LIBOL's are MATLAB "
-             "on another machine. Also in `published.csv` and `published.tex`.", "",
-             markdown_table(shown), ""]
-    tex = ["% ours vs published: mean ± std; diff in units of the published std",
+             f"From `{source}`: {has.sum()} of {len(rows)} rows have a published mistake rate; "
+             f"the other {(~has).sum()} have none available offline (the table says *{OFFLINE}*; "
+             "their `source` in `published.csv` says why):", "",
+             *[f"- {n} rows: {why}" for why, n in missing.items()], "",
+             "*diff / published std* = (ours − published) / published std. Times are shown, "
+             "not compared: LIBOL's are MATLAB on another machine. Also in `published.csv` "
+             "and `published.tex`.", "", markdown_table(shown), ""]
+    tex = ["% ours vs published: mean ± std; diff in units of the published std;",
+           f"% n/a: published number {OFFLINE} (published.csv's source column says why)",
            "\\begin{tabular}{llrrrr}", "\\hline",
            "Dataset & Algorithm & Mistake rate & Published & Diff/std & Updates \\\\", "\\hline"]
     for r in rows.itertuples(index=False):
         d = r.mistake_rate_diff_in_std
         tex.append(" & ".join([_latex_escape(str(r.dataset)), _latex_escape(str(r.algorithm)),
                                _latex_pm(r.mistake_rate_mean, r.mistake_rate_std, ".4f"),
+                               "n/a" if pd.isna(r.published_mistake_rate_mean) else
                                _latex_pm(r.published_mistake_rate_mean,
                                          r.published_mistake_rate_std, ".4f"),
                                "--" if pd.isna(d) else f"${d:+.2f}$",

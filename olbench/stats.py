@@ -11,6 +11,8 @@ final_rows`); nothing here draws. Used by the outlier study's heatmap
 * :func:`stream_factors`: the parameters of each stream name, as columns.
 * :func:`paired_cells`: one row per cell (setting of the factors): each learner's mean with
   its t interval over seeds, and the paired test of the two.
+* :func:`gap_change`: how the paired gap of two learners changes between two levels of a
+  stream parameter (the outlier study's bias column), paired by seed.
 """
 
 from __future__ import annotations
@@ -143,6 +145,56 @@ def paired_cells(final: pd.DataFrame, metric: str, learner_a: str, learner_b: st
                     **dict(zip(("b_mean", "b_low", "b_high"), mean_interval(b, confidence))),
                     "k": test.k, "diff": test.mean_diff, "diff_low": test.low,
                     "diff_high": test.high, "p_value": test.p_value})
+    table = pd.DataFrame(out)
+    if not table.empty:
+        table["p_holm"] = holm(table["p_value"])
+    return table
+
+
+def gap_change(final: pd.DataFrame, metric: str, learner_a: str, learner_b: str,
+               factors: Sequence[str], factor: str, base, other,
+               confidence: float = 0.95) -> pd.DataFrame:
+    """How the paired gap a - b changes when the stream parameter ``factor`` goes from
+    ``base`` to ``other``, per setting of ``factors``: the mean gap over seeds at each level
+    (``gap_base``, ``gap_other``) and :func:`paired_test` of gap(other) - gap(base) over the
+    seeds that have both learners at both levels (``k``, ``change``, ``change_low``,
+    ``change_high``, ``p_value``), plus ``p_holm`` over the rows returned. Pairing across
+    the two levels by seed needs streams that draw the same data from the same seed at both
+    levels (``bias_value`` of :class:`~olbench.streams.synthetic.Outliers` only sets the
+    constant column). Columns as :func:`paired_cells`: ``final`` has ``stream_label``,
+    ``learner_label``, ``seed`` and ``metric``.
+
+    >>> rows = pd.DataFrame([{"stream_label": f"S[b={b},f=0]", "learner_label": name,
+    ...                       "seed": s, "rate": rate + 0.01 * s}
+    ...                      for s in range(6) for b, gap in [(1, -0.3), (10, -0.1)]
+    ...                      for name, rate in [("A", 0.4 + gap), ("B", 0.4)]])
+    >>> row = gap_change(rows, "rate", "A", "B", ["f"], "b", 1, 10).iloc[0]
+    >>> [round(float(row[c]), 9) for c in ("gap_base", "gap_other", "change", "k")]
+    [-0.3, -0.1, 0.2, 6.0]
+    """
+    rows = final[final["learner_label"].isin([learner_a, learner_b])].dropna(subset=[metric])
+    names = [*factors, factor]
+    params = stream_factors(rows["stream_label"])
+    missing = [f for f in names if f not in params]
+    if missing:
+        raise ValueError(f"gap_change: {missing} are not stream parameters; the streams have "
+                         f"{sorted(params)}")
+    rows = rows.join(params[names], on="stream_label")
+    if (rows.groupby(names)["stream_label"].nunique() > 1).any():
+        raise ValueError(f"gap_change: streams differ in parameters outside {names}; add them "
+                         "to the factors")
+    wide = rows.pivot_table(index=[*names, col.SEED], columns="learner_label", values=metric)
+    gaps = (wide[learner_a] - wide[learner_b]).dropna().unstack(factor)
+    out = []
+    for cell, sub in gaps.groupby(level=list(range(len(factors)))):
+        both = sub[[base, other]].dropna() if {base, other} <= set(sub) else sub.iloc[:0]
+        if both.empty:
+            continue
+        cell = cell if isinstance(cell, tuple) else (cell,)
+        test = paired_test(both[other], both[base], confidence)
+        out.append({**dict(zip(factors, cell)), "gap_base": float(both[base].mean()),
+                    "gap_other": float(both[other].mean()), "k": test.k, "change": test.mean_diff,
+                    "change_low": test.low, "change_high": test.high, "p_value": test.p_value})
     table = pd.DataFrame(out)
     if not table.empty:
         table["p_holm"] = holm(table["p_value"])

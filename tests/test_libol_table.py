@@ -13,7 +13,7 @@ import pytest
 from naive import TWINS
 from test_cli import ROOT, _only_folder, olbench
 
-from olbench.published import beside_published, read_published, std_units
+from olbench.published import NOT_AVAILABLE, beside_published, read_published, std_units
 from olbench.selection import coordinate_search, pick, select_grid, without_selection
 from olbench.streams import make_stream
 from olbench.tasks import GridError, child_seed
@@ -127,6 +127,8 @@ def test_published_numbers_are_joined_row_by_row_with_std_units():
     assert math.isnan(out.loc[("svmguide3", "PA"), "mistake_rate_diff_in_std"])  # unpublished
     assert math.isnan(out.loc[("svmguide3", "AROW"), "mistake_rate_mean"])  # published, not run
     assert out.loc[("heart", "Perceptron"), "mistake_rate_mean"] == 0.25   # no published row
+    assert out.loc[("heart", "Perceptron"), "source"] == NOT_AVAILABLE        # ... says so
+    assert out.loc[("svmguide3", "PA"), "source"] == "s"       # the file's own reason is kept
     assert len(out) == 4
     assert math.isnan(std_units(0.3, 0.3, 0.0)) and math.isnan(std_units(0.3, None, 0.1))
 
@@ -170,11 +172,15 @@ def test_the_command_writes_the_table_with_the_published_column(tmp_path):
     assert beside.loc["Perceptron", "published_mistake_rate_mean"] == 0.3318
     assert abs(beside.loc["Perceptron", "mistake_rate_diff_in_std"]) < 2
     assert math.isnan(beside.loc["PA-I", "published_mistake_rate_mean"])
+    assert "not available offline" in beside.loc["PA-I", "source"]
     chosen = pd.read_csv(folder / "selection.csv")
     assert set(chosen["algorithm"]) == {"PA-I"} and chosen["chosen"].sum() == 1
     report = (folder / "report.md").read_text()
     assert "## Parameter selection" in report and "## Published numbers beside ours" in report
-    assert "\\begin{tabular}" in (folder / "published.tex").read_text()
+    pa1 = next(line for line in report.splitlines() if line.startswith("| svmguide3 | PA-I |"))
+    assert pa1.count("not available offline") == 3     # mistake rate, updates, time
+    tex = (folder / "published.tex").read_text()
+    assert "\\begin{tabular}" in tex and "svmguide3 & PA-I" in tex and "& n/a &" in tex
 
 
 def test_a_missing_published_file_is_refused_before_anything_runs(tmp_path):

@@ -159,11 +159,14 @@ def test_the_experiment_composes_into_the_full_design():
     assert {s["_target_"].rsplit(".", 1)[1] for s in learners} == {
         "PA", "AROW", "SCW", "SCW2", "CW", "NAROW", "NHERD"}
     factors = pd.DataFrame(streams).drop_duplicates(
-        ["outlier_fraction", "flip_rate", "d", "standardize"])
+        ["outlier_fraction", "flip_rate", "d", "standardize", "bias_value"])
     assert sorted(factors["outlier_fraction"].unique()) == [0.0, 0.01, 0.02, 0.05, 0.1]
     assert sorted(factors["flip_rate"].unique()) == [0.0, 0.05, 0.1, 0.2, 0.3]
     assert factors["d"].nunique() >= 2 and set(factors["standardize"]) == {False, True}
-    assert len(factors) == 5 * 5 * factors["d"].nunique() * 2
+    # the bias column's scale: the textbook's 1 and the raw features' norm (offset 10)
+    assert set(factors["bias_value"]) == {1.0, factors["offset"].iloc[0]} == {1.0, 10.0}
+    assert factors["bias"].all()
+    assert len(factors) == 5 * 5 * factors["d"].nunique() * 2 * 2      # a full cross
     assert list(cfg.run.figures) == ["outlier_heatmap", "boundaries", "textbook"]
     assert stream_factors(["Outliers[d=5]"]).loc["Outliers[d=5]", "d"] == 5
 
@@ -209,3 +212,44 @@ def test_a_small_grid_draws_the_heatmap_from_the_table(tmp_path):
         assert cell.diff == pytest.approx(diff.mean(), abs=1e-12)
         expected_p = sps.wilcoxon(diff).pvalue if diff.any() else 1.0
         assert cell.p_value == pytest.approx(expected_p, abs=1e-12)
+
+
+def test_the_bias_column_is_a_factor_of_the_heatmap_and_of_the_gap_change(tmp_path):
+    from olbench.figures import build_figures
+    from olbench.figures.outlier_heatmap import heatmap_cells
+    from olbench.grid import run_grid
+    from olbench.stats import gap_change
+    from olbench.tasks import expand
+    from olbench.views import final_rows
+
+    grid = {"streams": [{"key": "outliers", "params": {"n": 60, "d": 3, "shift": 2.0,
+                                                       "offset": 3.0, "bias": True,
+                                                       "flip_rate": 0.1},
+                         "sweep": {"bias_value": [1.0, 3.0], "outlier_fraction": [0.0, 0.1]}}],
+            "learners": [{"key": "pa", "params": {"variant": "pa1"}}, "arow"]}
+    tasks = expand(grid, seeds=range(6), checkpoints=2)
+    table = run_grid(tasks, tmp_path / "out", n_jobs=1, backend="sequential", progress=False)
+    cells, metric, varying = heatmap_cells(table)
+    assert varying == ["bias_value"] and sorted(set(cells["bias_value"])) == [1.0, 3.0]
+    assert len(cells) == 4
+    figure = build_figures(table, tasks, only=["outlier_heatmap"])["outlier_heatmap"]
+    labels = [ax.get_ylabel() for ax in figure.axes if ax.get_ylabel().startswith("bias")]
+    assert labels == ["bias_value=1.0\noutlier fraction", "bias_value=3.0\noutlier fraction"]
+
+    fin = final_rows(table)
+    fin = fin.assign(stream_label=fin["stream_name"], learner_label=fin["learner_name"])
+    arow, pa = (next(n for n in fin["learner_name"].unique() if n.startswith(p))
+                for p in ("AROW", "PA"))
+    changes = gap_change(fin, metric, arow, pa, ["outlier_fraction"], "bias_value", 1.0, 3.0)
+    assert changes["outlier_fraction"].tolist() == [0.0, 0.1]
+    for row in changes.itertuples():
+        def gaps(bias, fraction=row.outlier_fraction):
+            sub = fin[fin["stream_name"].str.contains(f"outlier_fraction={fraction},")
+                      & fin["stream_name"].str.contains(f"bias_value={bias}]")]
+            by_seed = sub.pivot_table(index=col.SEED, columns="learner_name", values=metric)
+            return (by_seed[arow] - by_seed[pa]).to_numpy()
+        change = gaps(3.0) - gaps(1.0)                 # paired: the same seed, the same points
+        assert row.k == 6 and row.gap_base == pytest.approx(gaps(1.0).mean(), abs=1e-12)
+        assert row.change == pytest.approx(change.mean(), abs=1e-12)
+        expected_p = sps.wilcoxon(change).pvalue if change.any() else 1.0
+        assert row.p_value == pytest.approx(expected_p, abs=1e-12)

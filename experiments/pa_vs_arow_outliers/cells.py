@@ -11,6 +11,10 @@ writes into that folder
   heatmap_cells`);
 * ``learners.csv``: every learner's mean final clean mistake rate per cell with its 95 % t
   interval over seeds,
+* ``bias.csv`` (when the grid varies the bias column's value): per PA variant and cell, the
+  gap AROW − PA at bias 1 and at the other bias value, and how it changes (paired by seed:
+  the same seed draws the same points at both values; Wilcoxon, Holm over all rows;
+  :func:`olbench.stats.gap_change`),
 
 and prints the summaries the study's README quotes.
 """
@@ -24,7 +28,7 @@ import pandas as pd
 
 from olbench.figures.outlier_heatmap import heatmap_cells
 from olbench.results import read_results
-from olbench.stats import mean_interval, stream_factors
+from olbench.stats import gap_change, holm, mean_interval, stream_factors
 from olbench.views import display_name, final_rows, one_per_learner
 
 
@@ -38,10 +42,27 @@ def learner_cells(final: pd.DataFrame, metric: str, factors: list[str]) -> pd.Da
     return pd.DataFrame(out)
 
 
+def bias_changes(fin: pd.DataFrame, metric: str, cells: pd.DataFrame,
+                 factors: list[str], base: float = 1.0) -> pd.DataFrame:
+    """Per PA variant and cell: AROW − PA at bias ``base`` and at each other bias value, and
+    the change (:func:`olbench.stats.gap_change`), Holm-adjusted over all rows."""
+    others = sorted(v for v in cells["bias_value"].unique() if v != base)
+    rest = [f for f in factors if f != "bias_value"]
+    parts = [gap_change(fin, metric, arow, pa, rest, "bias_value", base, other)
+             .assign(bias_base=base, bias_other=other, arow=display_name(arow),
+                     pa=display_name(pa))
+             for arow, pa in cells[["arow_name", "pa_name"]].drop_duplicates().itertuples(
+                 index=False) for other in others]
+    out = pd.concat(parts, ignore_index=True)
+    out["p_holm"] = holm(out["p_value"])
+    return out
+
+
 def main(folder: str = "results/pa_vs_arow_outliers/canonical") -> None:
     folder = Path(folder)
     table = read_results(folder)
     cells, metric, varying = heatmap_cells(table)
+    names = cells[["arow", "pa"]].rename(columns=lambda c: f"{c}_name")
     cells["pa"] = cells["pa"].map(display_name)
     cells["arow"] = cells["arow"].map(display_name)
     cells.to_csv(folder / "cells.csv", index=False, float_format="%.6g")
@@ -52,6 +73,10 @@ def main(folder: str = "results/pa_vs_arow_outliers/canonical") -> None:
     factors = [*varying, "outlier_fraction", "flip_rate"]
     learners = learner_cells(fin, metric, factors)
     learners.to_csv(folder / "learners.csv", index=False, float_format="%.6g")
+    bias = None
+    if "bias_value" in varying:
+        bias = bias_changes(fin, metric, cells.join(names), factors)
+        bias.to_csv(folder / "bias.csv", index=False, float_format="%.6g")
 
     pd.set_option("display.width", 200)
     cells["significant"] = cells["p_holm"] < 0.05
@@ -65,6 +90,16 @@ def main(folder: str = "results/pa_vs_arow_outliers/canonical") -> None:
     wide = learners.pivot_table(index=factors, columns="learner", values="mean")
     print(wide.round(3).to_string())
     print(learners.groupby([*varying, "learner"])["mean"].mean().unstack().round(3).to_string())
+    if bias is not None:
+        bias["significant"] = bias["p_holm"] < 0.05
+        print(f"AROW − PA at bias {bias['bias_base'].iloc[0]:g} and at the other value, and "
+              "the change (paired by seed, Holm over all rows):")
+        rest = [f for f in varying if f != "bias_value"]
+        print(bias.groupby(["pa", "bias_other", *rest])
+              .agg(gap_base=("gap_base", "mean"), gap_other=("gap_other", "mean"),
+                   change=("change", "mean"), change_min=("change", "min"),
+                   change_max=("change", "max"), significant=("significant", "sum"),
+                   cells=("change", "size")).round(3).to_string())
 
 
 if __name__ == "__main__":
