@@ -22,7 +22,7 @@ from hydra.utils import get_class, instantiate
 
 from olbench import schema as col
 from olbench.interrupt import exit_with_parent
-from olbench.results import RunLocks, RunStore, versions
+from olbench.results import RunBatch, RunLocks, RunStore, versions
 from olbench.tasks import Task, registry_key
 
 #: runs on streams of at most this many features keep their final weights (``final_w``):
@@ -206,15 +206,18 @@ def run_grid(tasks: list[Task], folder: str | Path, *, n_jobs: int = -1,
              progress: bool = True, batch_size: int | str = "auto") -> pd.DataFrame:
     """Run the tasks not yet finished in ``folder`` and return the merged table of all.
 
-    Results are saved task by task as they finish, so an interrupted grid resumes where it
-    stopped; ``force=True`` recomputes everything; failed tasks are always recomputed, and
-    so are runs whose stored file fails its checksum (named on stderr). Each run is locked
+    Results are saved as tasks finish (those finishing within a second together,
+    :class:`olbench.results.RunBatch`), so an interrupted grid resumes where it stopped;
+    ``force=True`` recomputes everything; failed tasks are always recomputed, and so are
+    runs whose stored file fails its checksum (named on stderr; a damaged file of several
+    runs is then renamed ``*.corrupt``). Each run is locked
     while it is computed (:class:`olbench.results.RunLocks`): a second ``olbench`` on the
     same folder takes the runs nobody holds, then waits for the others (and says so).
     """
     store = RunStore(Path(folder))
     store.clean_stale_tmp()
     done = set() if force else store.finished()
+    damaged = list(store.rejected)
     _report_rejected(store, "recomputed")
     todo = [t for t in tasks if t.run_id not in done]
     reused = len(tasks) - len(todo)
@@ -238,6 +241,7 @@ def run_grid(tasks: list[Task], folder: str | Path, *, n_jobs: int = -1,
                              len(pending), batch_size, progress, f"{desc}: after waiting")
         finally:
             locks.release_all()
+    store.set_aside(damaged)  # their runs are in new files now
     table = store.merge([t.run_id for t in tasks])
     _report_rejected(store, "left out of results.parquet; run again to recompute it")
     return table
@@ -268,10 +272,10 @@ def _compute(tasks: Iterator[Task], store: RunStore, locks: RunLocks, total: int
     with warnings.catch_warnings():  # an interrupt cancels the runs in progress: we know
         warnings.filterwarnings("ignore", message=".*still being processed by the workers")
         try:
-            for rows in tqdm(results, total=total, disable=not progress, unit="run", desc=desc):
-                run_id = rows[col.RUN_ID].iloc[0]
-                store.save(run_id, rows)
-                locks.release(run_id)
+            with RunBatch(store, saved=locks.release) as batch:  # saved on any exit
+                for rows in tqdm(results, total=total, disable=not progress, unit="run",
+                                 desc=desc):
+                    batch.add(rows[col.RUN_ID].iloc[0], rows)
         finally:  # on an interrupt: stop the workers now, not when the generator is collected
             results.close()
 

@@ -3,9 +3,11 @@
 One long table, one row per (run, checkpoint t, bound), whose columns are named and
 documented in :mod:`olbench.schema`. Readable with plain ``pandas.read_parquet``.
 
-A run folder ``results/<experiment>/<name>/`` holds ``runs/<run_id>.parquet`` (written as
-each task finishes, atomically: an interrupted grid loses nothing that finished), and the
-merged ``results.parquet``, ``summary.csv``, ``config.yaml``, ``figures/`` and ``report.md``.
+A run folder ``results/<experiment>/<name>/`` holds ``runs/`` (each run's rows, written
+atomically as runs finish: alone in ``<run_id>.parquet``, or, for runs that finish within a
+second of each other, together in one ``batch-<hash>.parquet``, :class:`RunBatch`; an
+interrupted grid keeps every run that finished), and the merged ``results.parquet``,
+``summary.csv``, ``config.yaml``, ``figures/`` and ``report.md``.
 
 Every parquet file is written with the sha256 of its bytes in a sidecar (``<name>.sha256``)
 and verified when read: a run file that fails (a flipped byte, a truncated copy, an edit) is
@@ -35,7 +37,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from olbench.schema import LEADING_COLUMNS, OK, STATUS
+from olbench.schema import LEADING_COLUMNS, OK, RUN_ID, STATUS
 
 RESULTS_FILE = "results.parquet"
 SUMMARY_FILE = "summary.csv"
@@ -129,10 +131,14 @@ class CorruptResultError(ValueError):
 
 
 class RunStore:
-    """The per-run files of one results folder: ``runs/<run_id>.parquet``, each with its
-    checksum ``runs/<run_id>.sha256``, verified whenever a file is read. Files that fail
-    verification are never used: :meth:`finished` leaves them out (so they are recomputed)
-    and :meth:`merge` skips them; both record them in :attr:`rejected` (path -> why)."""
+    """The run files of one results folder, each with its checksum (``.sha256``), verified
+    whenever a file is read. A run is saved alone in ``runs/<run_id>.parquet``, or with the
+    other runs that finished within :data:`BATCH_SECONDS` in one ``runs/batch-<hash>.parquet``
+    (:class:`RunBatch`: a grid of thousands of small runs writes a few files, not thousands).
+    A run saved twice (``run.force=true``) is taken from the newer file; a file whose runs
+    all live in newer files is removed. Files that fail verification are never used:
+    :meth:`finished` leaves their runs out (so they are recomputed) and :meth:`merge` skips
+    them; both record them in :attr:`rejected` (path -> why)."""
 
     #: temporary files older than this (s) belong to no live writer: removed
     STALE_TMP_S = 60.0
@@ -141,13 +147,49 @@ class RunStore:
         self.folder = Path(folder)
         self.runs = self.folder / "runs"
         self.rejected: dict[Path, str] = {}
+        self._stat: dict[Path, tuple[int, int]] = {}      # file -> (mtime_ns, size) read
+        self._ok: dict[Path, dict[str, bool]] = {}        # file -> {run_id: every row ok}
+        self._where: dict[str, Path] = {}                 # run_id -> newest file holding it
 
-    def path(self, run_id: str) -> Path:
+    def _own_path(self, run_id: str) -> Path:
         return self.runs / f"{run_id}.parquet"
 
+    def path(self, run_id: str) -> Path:
+        """The file holding the run (its own file, or the batch it was saved in)."""
+        self.refresh()
+        return self._where.get(run_id, self._own_path(run_id))
+
     def save(self, run_id: str, rows: pd.DataFrame) -> None:
-        write_parquet_atomic(rows, self.path(run_id))
-        self.rejected.pop(self.path(run_id), None)
+        """Save one run in its own file."""
+        self.save_batch({run_id: rows})
+
+    def save_batch(self, batch: dict[str, pd.DataFrame]) -> Path:
+        """Save runs (``{run_id: rows}``) in one file, atomically; returns its path."""
+        self.refresh()
+        ids = sorted(batch)
+        if len(ids) == 1:
+            path = self._own_path(ids[0])
+        else:
+            digest = hashlib.sha256(" ".join(ids).encode()).hexdigest()[:16]
+            path = self.runs / f"batch-{digest}.parquet"
+        write_parquet_atomic(pd.concat([batch[i] for i in ids], ignore_index=True), path)
+        self.rejected.pop(path, None)
+        older = {self._where[i] for i in ids if self._where.get(i, path) != path}
+        stat = path.stat()
+        self._stat[path] = (stat.st_mtime_ns, stat.st_size)
+        self._ok[path] = {i: bool(batch[i][STATUS].eq(OK).all()) for i in ids}
+        self._where.update(dict.fromkeys(ids, path))
+        for old in older:  # superseded: every run it holds was saved again since
+            if all(self._where.get(i) != old for i in self._ok.get(old, {})):
+                self._forget(old)
+                for gone in (old, checksum_path(old)):
+                    with contextlib.suppress(OSError):
+                        gone.unlink()
+        return path
+
+    def _forget(self, path: Path) -> None:
+        self._stat.pop(path, None)
+        self._ok.pop(path, None)
 
     def _read(self, path: Path, columns: list[str] | None = None) -> pd.DataFrame | None:
         try:
@@ -156,32 +198,70 @@ class RunStore:
             self.rejected[path] = str(error).split(": ", 1)[1]
             return None
 
-    def _paths(self) -> list[Path]:
-        return sorted(self.runs.glob("*.parquet")) if self.runs.exists() else []
+    def _paths(self) -> dict[Path, tuple[int, int]]:
+        """The run files now on disk, oldest first, with their (mtime_ns, size)."""
+        found = {}
+        for path in self.runs.glob("*.parquet") if self.runs.exists() else []:
+            with contextlib.suppress(OSError):  # removed meanwhile (superseded)
+                stat = path.stat()
+                found[path] = (stat.st_mtime_ns, stat.st_size)
+        return dict(sorted(found.items(), key=lambda item: (item[1][0], item[0].name)))
+
+    def refresh(self) -> None:
+        """Learn which runs the files on disk hold, reading (the run ids and statuses of) only
+        files that are new or changed since last looked at: cheap enough to call per task."""
+        on_disk = self._paths()
+        if on_disk == self._stat and list(on_disk) == list(self._stat):
+            return
+        for gone in set(self._stat) - set(on_disk):
+            self._forget(gone)
+        for path, stat in on_disk.items():
+            if self._stat.get(path) != stat:
+                rows = self._read(path, columns=[RUN_ID, STATUS])
+                self._stat[path] = stat
+                self._ok[path] = {} if rows is None else \
+                    rows[STATUS].eq(OK).groupby(rows[RUN_ID]).all().to_dict()
+        self._stat = {path: self._stat[path] for path in on_disk}  # oldest first
+        self._where = {run_id: path for path in on_disk for run_id in self._ok[path]}
 
     def is_finished(self, run_id: str) -> bool:
         """A verified stored result whose every row is ok (errors are never reused)."""
-        if not self.path(run_id).exists():
-            return False
-        rows = self._read(self.path(run_id), columns=[STATUS])
-        return rows is not None and bool((rows[STATUS] == OK).all())
+        self.refresh()
+        path = self._where.get(run_id)
+        return path is not None and self._ok[path][run_id]
 
     def finished(self) -> set[str]:
         """The runs :meth:`is_finished` says are done."""
-        return {path.stem for path in self._paths() if self.is_finished(path.stem)}
+        self.refresh()
+        return {run_id for run_id, path in self._where.items() if self._ok[path][run_id]}
 
     def merge(self, run_ids=None) -> pd.DataFrame:
-        """All stored runs (or those in ``run_ids``) that pass verification, as one table,
-        written to results.parquet."""
-        paths = self._paths()
-        if run_ids is not None:
-            wanted = set(run_ids)
-            paths = [p for p in paths if p.stem in wanted]
-        frames = [f for f in (self._read(p) for p in paths) if f is not None]
-        table = order_columns(pd.concat(frames, ignore_index=True)) if frames else pd.DataFrame()
+        """All stored runs (or those in ``run_ids``) that pass verification, as one table
+        ordered by run id, written to results.parquet."""
+        self.refresh()
+        wanted = set(self._where) if run_ids is None else set(run_ids) & set(self._where)
+        frames = []
+        for path in sorted({self._where[run_id] for run_id in wanted}):
+            rows = self._read(path)
+            if rows is not None:  # without its runs saved again in newer files
+                keep = {i for i in self._ok[path] if i in wanted and self._where[i] == path}
+                frames.append(rows[rows[RUN_ID].isin(keep)])
+        table = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
         if not table.empty:
+            table = order_columns(table.sort_values(RUN_ID, kind="stable", ignore_index=True))
             write_parquet_atomic(table, self.folder / RESULTS_FILE)
         return table
+
+    def set_aside(self, paths) -> list[Path]:
+        """Rename files that still fail verification to ``<name>.corrupt`` (kept for a look,
+        no longer read): their runs have been recomputed into other files."""
+        moved = []
+        for path in paths:
+            if path.exists() and verify(path) is not None:
+                path.rename(path.with_suffix(".corrupt"))
+                self._forget(path)
+                moved.append(path)
+        return moved
 
     def clean_stale_tmp(self) -> list[Path]:
         """Remove temporary files left by writers that died (older than STALE_TMP_S)."""
@@ -194,6 +274,57 @@ class RunStore:
                         tmp.unlink()
                         removed.append(tmp)
         return removed
+
+
+#: runs that finish within this many seconds of the first unsaved one are saved together in
+#: one file (:class:`RunBatch`); a run longer than this is saved alone as soon as it ends
+BATCH_SECONDS = 1.0
+
+
+class RunBatch:
+    """Finished runs waiting to be saved together: :meth:`add` a run's rows, and the batch is
+    written (one file, :meth:`RunStore.save_batch`) once its first run has waited
+    :data:`BATCH_SECONDS`, and when the ``with`` block ends, however it ends (an interrupt
+    saves what finished). ``saved(run_id)`` is called for each run once it is on disk (to
+    release its lock). A kill -9 loses at most the last ``BATCH_SECONDS`` of finished runs.
+
+    >>> import pandas as pd, tempfile, pathlib
+    >>> store = RunStore(pathlib.Path(tempfile.mkdtemp()))
+    >>> with RunBatch(store, saved=print) as batch:
+    ...     for run in ("a", "b"):
+    ...         batch.add(run, pd.DataFrame({"run_id": [run], "status": ["ok"]}))
+    a
+    b
+    >>> sorted(store.finished()), len(list(store.runs.glob("*.parquet")))
+    (['a', 'b'], 1)
+    """
+
+    def __init__(self, store: RunStore, saved=lambda run_id: None,
+                 seconds: float | None = None):
+        self.store, self.saved = store, saved
+        self.seconds = BATCH_SECONDS if seconds is None else seconds
+        self.pending: dict[str, pd.DataFrame] = {}
+        self.since = 0.0
+
+    def add(self, run_id: str, rows: pd.DataFrame) -> None:
+        if not self.pending:
+            self.since = time.perf_counter()
+        self.pending[run_id] = rows
+        if time.perf_counter() - self.since >= self.seconds:
+            self.flush()
+
+    def flush(self) -> None:
+        if self.pending:
+            batch, self.pending = self.pending, {}
+            self.store.save_batch(batch)
+            for run_id in batch:
+                self.saved(run_id)
+
+    def __enter__(self) -> RunBatch:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.flush()
 
 
 class RunLocks:

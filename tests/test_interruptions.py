@@ -16,8 +16,9 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+from olbench import results
 from olbench.grid import run_grid, run_task
-from olbench.results import RunLocks, RunStore, read_results
+from olbench.results import RunLocks, RunStore, read_results, verify
 from olbench.tasks import expand
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -41,8 +42,15 @@ def _flip_a_byte(path: Path, at: float = 0.5) -> None:
     path.write_bytes(bytes(data))
 
 
+@pytest.fixture
+def one_file_per_run(monkeypatch):
+    """Save every run alone in its own file (no batching of runs that end close together)."""
+    monkeypatch.setattr(results, "BATCH_SECONDS", 0.0)
+
+
 @pytest.mark.parametrize("damage", ["flip a byte", "truncate", "no checksum"])
-def test_a_corrupted_run_file_is_named_and_recomputed(tmp_path, capsys, damage):
+def test_a_corrupted_run_file_is_named_and_recomputed(tmp_path, capsys, damage,
+                                                      one_file_per_run):
     tasks = _tasks()
     first = run_grid(tasks, tmp_path, n_jobs=1, backend="sequential", progress=False)
     store = RunStore(tmp_path)
@@ -64,7 +72,32 @@ def test_a_corrupted_run_file_is_named_and_recomputed(tmp_path, capsys, damage):
     assert RunStore(tmp_path).finished() == {t.run_id for t in tasks}
 
 
-def test_merge_skips_a_corrupted_file_instead_of_crashing(tmp_path):
+def test_a_corrupted_batch_file_is_named_recomputed_and_set_aside(tmp_path, capsys):
+    tasks = _tasks()
+    first = run_grid(tasks, tmp_path, n_jobs=1, backend="sequential", progress=False)
+    store = RunStore(tmp_path)
+    victim = store.path(tasks[1].run_id)
+    held = {t.run_id for t in tasks if store.path(t.run_id) == victim}
+    assert victim.name.startswith("batch-") and len(held) > 1  # runs saved together
+    _flip_a_byte(victim)
+    capsys.readouterr()
+    again = run_grid(tasks, tmp_path, n_jobs=1, backend="sequential", progress=False)
+    err = capsys.readouterr().err
+    assert err.count("olbench: ") == 1 and f"olbench: {victim}: " in err
+    pd.testing.assert_frame_equal(_values(again), _values(first))
+    # rewritten whole by the same batch of runs, or (another batch) renamed to *.corrupt
+    assert verify(victim) is None if victim.exists() else victim.with_suffix(".corrupt").exists()
+    run_grid(tasks, tmp_path, n_jobs=1, backend="sequential", progress=False)
+    assert "olbench: " not in capsys.readouterr().err  # named once, not at every run
+    victim = store.path(tasks[1].run_id)
+    fewer = [t for t in tasks if store.path(t.run_id) != victim or t is tasks[1]]
+    _flip_a_byte(victim)  # then recompute only one of its runs: no file overwrites it
+    run_grid(fewer, tmp_path, n_jobs=1, backend="sequential", progress=False)
+    assert not victim.exists() and victim.with_suffix(".corrupt").exists()  # kept, not read
+    assert RunStore(tmp_path).finished() == {t.run_id for t in fewer}
+
+
+def test_merge_skips_a_corrupted_file_instead_of_crashing(tmp_path, one_file_per_run):
     tasks = _tasks(seeds=[0])
     run_grid(tasks, tmp_path, n_jobs=1, backend="sequential", progress=False)
     store = RunStore(tmp_path)
@@ -156,5 +189,5 @@ def test_no_process_outlives_olbench(tmp_path, sig):
             os.killpg(process.pid, signal.SIGKILL)
     if sig == signal.SIGTERM:
         assert process.returncode == 143, err[-2000:]
-        saved = len(list(tmp_path.glob("single/*/runs/*.parquet")))
+        saved = len(RunStore(next(tmp_path.glob("single/*"))).finished())
         assert f"interrupted (SIGTERM): {saved} of 12 runs are saved" in err
