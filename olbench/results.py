@@ -338,8 +338,12 @@ class RunLocks:
         self._held: dict[str, int] = {}
 
     def _open(self, run_id: str) -> int:
-        self.folder.mkdir(parents=True, exist_ok=True)
-        return os.open(self.folder / f"{run_id}.lock", os.O_RDWR | os.O_CREAT, 0o644)
+        path = os.path.join(self.folder, f"{run_id}.lock")
+        try:
+            return os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+        except FileNotFoundError:  # the first lock of the folder
+            self.folder.mkdir(parents=True, exist_ok=True)
+            return os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
 
     def acquire(self, run_id: str, wait: bool = False) -> bool:
         """Take the run's lock (waiting for it if ``wait``); False if another process has it."""

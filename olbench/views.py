@@ -92,7 +92,8 @@ def sorted_unique(values) -> list:
     >>> sorted_unique([10, 2, None, 2, float("nan")])
     [2, 10]
     """
-    return sorted({v for v in values if v is not None and not pd.isna(v)}, key=natural_key)
+    distinct = set(values)  # first: a column of 100,000 rows holds a few distinct values
+    return sorted({v for v in distinct if v is not None and not pd.isna(v)}, key=natural_key)
 
 
 def ordered(values) -> list[str]:
@@ -101,7 +102,7 @@ def ordered(values) -> list[str]:
     >>> ordered(["S[k=100]", None, "S[k=25]", "S[k=25]"])
     ['S[k=25]', 'S[k=100]']
     """
-    return sorted_unique(str(v) for v in values if v is not None and not pd.isna(v))
+    return sorted_unique({str(v) for v in set(values) if v is not None and not pd.isna(v)})
 
 
 def natural_order(df: pd.DataFrame, by: list[str]) -> pd.DataFrame:
