@@ -150,6 +150,7 @@ class RunStore:
         self._stat: dict[Path, tuple[int, int]] = {}      # file -> (mtime_ns, size) read
         self._ok: dict[Path, dict[str, bool]] = {}        # file -> {run_id: every row ok}
         self._where: dict[str, Path] = {}                 # run_id -> newest file holding it
+        self._written: dict[Path, pd.DataFrame] = {}      # file -> the rows saved in it here
 
     def _own_path(self, run_id: str) -> Path:
         return self.runs / f"{run_id}.parquet"
@@ -172,8 +173,10 @@ class RunStore:
         else:
             digest = hashlib.sha256(" ".join(ids).encode()).hexdigest()[:16]
             path = self.runs / f"batch-{digest}.parquet"
-        write_parquet_atomic(pd.concat([batch[i] for i in ids], ignore_index=True), path)
+        rows = pd.concat([batch[i] for i in ids], ignore_index=True)
+        write_parquet_atomic(rows, path)
         self.rejected.pop(path, None)
+        self._written[path] = rows  # merge() takes them from memory, not from the disk
         older = {self._where[i] for i in ids if self._where.get(i, path) != path}
         stat = path.stat()
         self._stat[path] = (stat.st_mtime_ns, stat.st_size)
@@ -190,6 +193,7 @@ class RunStore:
     def _forget(self, path: Path) -> None:
         self._stat.pop(path, None)
         self._ok.pop(path, None)
+        self._written.pop(path, None)
 
     def _read(self, path: Path, columns: list[str] | None = None) -> pd.DataFrame | None:
         try:
@@ -216,7 +220,8 @@ class RunStore:
         for gone in set(self._stat) - set(on_disk):
             self._forget(gone)
         for path, stat in on_disk.items():
-            if self._stat.get(path) != stat:
+            if self._stat.get(path) != stat:  # new, or rewritten by another process
+                self._written.pop(path, None)
                 rows = self._read(path, columns=[RUN_ID, STATUS])
                 self._stat[path] = stat
                 self._ok[path] = {} if rows is None else \
@@ -237,12 +242,13 @@ class RunStore:
 
     def merge(self, run_ids=None) -> pd.DataFrame:
         """All stored runs (or those in ``run_ids``) that pass verification, as one table
-        ordered by run id, written to results.parquet."""
+        ordered by run id, written to results.parquet. Files this store saved (and nobody
+        changed since) are taken from memory: their bytes were checksummed as written."""
         self.refresh()
         wanted = set(self._where) if run_ids is None else set(run_ids) & set(self._where)
         frames = []
         for path in sorted({self._where[run_id] for run_id in wanted}):
-            rows = self._read(path)
+            rows = self._written[path] if path in self._written else self._read(path)
             if rows is not None:  # without its runs saved again in newer files
                 keep = {i for i in self._ok[path] if i in wanted and self._where[i] == path}
                 frames.append(rows[rows[RUN_ID].isin(keep)])
