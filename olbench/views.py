@@ -125,15 +125,13 @@ def label(table: pd.DataFrame, concept: str) -> pd.Series:
     ...       "learner").tolist()
     ['PA[C=1.0]', 'arow']
     """
-    missing = pd.Series(None, index=table.index, dtype=object)
-    names = table[concept] if concept in table else missing
-    keys = table[f"{concept}_key"] if f"{concept}_key" in table else missing
-    values = names.astype(object).where(names.notna(), keys)
-    known = values.notna().to_numpy()
-    out = pd.Series("?", index=table.index, dtype=object)
-    codes, distinct = pd.factorize(values[known])  # each distinct name parsed once
-    out[known] = np.array([drop_param(v) for v in distinct], dtype=object)[codes]
-    return out
+    out = np.full(len(table), "?", dtype=object)
+    for column in (f"{concept}_key", concept):  # the name where known, else the key
+        if column in table:
+            codes, distinct = pd.factorize(table[column])  # each distinct name parsed once
+            known = codes >= 0
+            out[known] = np.array([drop_param(v) for v in distinct], dtype=object)[codes[known]]
+    return pd.Series(out, index=table.index)
 
 
 # --------------------------------------------------------------------------- rows
