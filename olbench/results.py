@@ -130,6 +130,11 @@ class CorruptResultError(ValueError):
     """A results file that fails verification; the message names the file and why."""
 
 
+def _every_row_ok(rows: pd.DataFrame) -> dict[str, bool]:
+    """``{run_id: whether every row of the run is ok}`` for the runs in ``rows``."""
+    return rows[STATUS].eq(OK).groupby(rows[RUN_ID], sort=False).all().to_dict()
+
+
 class RunStore:
     """The run files of one results folder, each with its checksum (``.sha256``), verified
     whenever a file is read. A run is saved alone in ``runs/<run_id>.parquet``, or with the
@@ -180,7 +185,7 @@ class RunStore:
         older = {self._where[i] for i in ids if self._where.get(i, path) != path}
         stat = path.stat()
         self._stat[path] = (stat.st_mtime_ns, stat.st_size)
-        self._ok[path] = {i: bool(batch[i][STATUS].eq(OK).all()) for i in ids}
+        self._ok[path] = _every_row_ok(rows)
         self._where.update(dict.fromkeys(ids, path))
         for old in older:  # superseded: every run it holds was saved again since
             if all(self._where.get(i) != old for i in self._ok.get(old, {})):
@@ -224,8 +229,7 @@ class RunStore:
                 self._written.pop(path, None)
                 rows = self._read(path, columns=[RUN_ID, STATUS])
                 self._stat[path] = stat
-                self._ok[path] = {} if rows is None else \
-                    rows[STATUS].eq(OK).groupby(rows[RUN_ID]).all().to_dict()
+                self._ok[path] = {} if rows is None else _every_row_ok(rows)
         self._stat = {path: self._stat[path] for path in on_disk}  # oldest first
         self._where = {run_id: path for path in on_disk for run_id in self._ok[path]}
 

@@ -92,8 +92,17 @@ def sorted_unique(values) -> list:
     >>> sorted_unique([10, 2, None, 2, float("nan")])
     [2, 10]
     """
-    distinct = set(values)  # first: a column of 100,000 rows holds a few distinct values
-    return sorted({v for v in distinct if v is not None and not pd.isna(v)}, key=natural_key)
+    return sorted({v for v in _distinct(values) if v is not None and not pd.isna(v)},
+                  key=natural_key)
+
+
+def _distinct(values):
+    """The distinct values, found before any per-value work: a column of 100,000 rows holds
+    a few distinct names (``pd.unique`` on a column: iterating an Arrow string column is
+    slow)."""
+    if isinstance(values, (pd.Series, pd.Index, np.ndarray)):
+        return pd.unique(values)
+    return set(values)
 
 
 def ordered(values) -> list[str]:
@@ -102,7 +111,7 @@ def ordered(values) -> list[str]:
     >>> ordered(["S[k=100]", None, "S[k=25]", "S[k=25]"])
     ['S[k=25]', 'S[k=100]']
     """
-    return sorted_unique({str(v) for v in set(values) if v is not None and not pd.isna(v)})
+    return sorted_unique({str(v) for v in _distinct(values) if v is not None and not pd.isna(v)})
 
 
 def natural_order(df: pd.DataFrame, by: list[str]) -> pd.DataFrame:
