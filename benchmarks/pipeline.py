@@ -22,7 +22,7 @@ command in a fresh process, as a user does, into a temporary results folder.
 
     python benchmarks/pipeline.py                # about 4 minutes on 2 idle cores
     python benchmarks/pipeline.py --runs 100 --medium 4 --medium-n 200000
-    python benchmarks/pipeline.py --steps speedup  # only step 3 (start-up, overhead, speedup)
+    python benchmarks/pipeline.py --steps speedup  # steps 1 and 3
 
 Timings mean something only on an otherwise idle machine; the script prints the load
 average before and after. Not part of the pytest suite.
@@ -42,7 +42,7 @@ import pandas as pd
 
 TARGET_OVERHEAD = 1.2   # grid wall <= 1.2 x (sum of the runs' wall times + start-up)
 TARGET_SPEEDUP = 1.7    # two jobs >= 1.7x faster than one, on 2 cores
-STEPS = ("start-up", "overhead", "speedup")
+STEPS = ("overhead", "speedup")
 COMMAND = [sys.executable, "-c", "from olbench.cli import main; main()"]
 
 
@@ -74,7 +74,8 @@ def main(argv=None) -> dict[str, float]:
     parser.add_argument("--medium-n", type=int, default=1_000_000,
                         help="rounds of a medium run")
     parser.add_argument("--steps", nargs="+", default=list(STEPS), choices=STEPS,
-                        help="which steps to run (step 2 needs step 1's warm start-up)")
+                        help="steps 2 and 3 beside step 1 (always run: they use its warm "
+                             "start-up)")
     args = parser.parse_args(argv)
     print(f"# Python {sys.version.split()[0]}, {os.cpu_count()} cpus, load average "
           f"{os.getloadavg()[0]:.2f} at the start")
@@ -84,11 +85,10 @@ def main(argv=None) -> dict[str, float]:
         one = ["learner=perceptron", "stream=separable", "stream.n=1000", "~comparator",
                "run.seeds=[0]", "run.n_jobs=1"]
         cache = {"NUMBA_CACHE_DIR": str(tmp / "numba")}
-        if "start-up" in args.steps or "overhead" in args.steps:
-            found["cold_start_s"] = olbench(one, tmp / "cold", cache)
+        found["cold_start_s"] = olbench(one, tmp / "cold", cache)  # and fills the cache
         found["warm_start_s"] = olbench(one, tmp / "warm", cache)
-        print(f"start-up: cold {found.get('cold_start_s', float('nan')):.1f} s (empty numba "
-              f"cache), warm {found['warm_start_s']:.1f} s")
+        print(f"start-up: cold {found['cold_start_s']:.1f} s (empty numba cache), warm "
+              f"{found['warm_start_s']:.1f} s")
         if "overhead" in args.steps:
             overhead(args, tmp, found)
         if "speedup" in args.steps:
