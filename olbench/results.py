@@ -218,7 +218,7 @@ class RunStore:
 
     def refresh(self) -> None:
         """Learn which runs the files on disk hold, reading (the run ids and statuses of) only
-        files that are new or changed since last looked at: cheap enough to call per task."""
+        files that are new or changed since last looked at."""
         on_disk = self._paths()
         if on_disk == self._stat and list(on_disk) == list(self._stat):
             return
@@ -233,9 +233,19 @@ class RunStore:
         self._stat = {path: self._stat[path] for path in on_disk}  # oldest first
         self._where = {run_id: path for path in on_disk for run_id in self._ok[path]}
 
+    def _refresh_if_new_files(self) -> None:
+        """:meth:`refresh` if files appeared or went since last looked at: one listing of
+        names, where a refresh stats every file (per task, a folder of 10,000 runs' files)."""
+        try:
+            names = {n for n in os.listdir(self.runs) if n.endswith(".parquet")}
+        except FileNotFoundError:
+            names = set()
+        if names != {path.name for path in self._stat}:
+            self.refresh()
+
     def is_finished(self, run_id: str) -> bool:
         """A verified stored result whose every row is ok (errors are never reused)."""
-        self.refresh()
+        self._refresh_if_new_files()
         path = self._where.get(run_id)
         return path is not None and self._ok[path][run_id]
 
