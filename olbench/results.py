@@ -31,6 +31,7 @@ import functools
 import hashlib
 import os
 import tempfile
+import threading
 import time
 from importlib import metadata
 from pathlib import Path
@@ -130,6 +131,15 @@ class CorruptResultError(ValueError):
     """A results file that fails verification; the message names the file and why."""
 
 
+def _guarded(method):
+    """The method, run holding its store's lock."""
+    @functools.wraps(method)
+    def guarded(self, *args, **kwargs):
+        with self._guard:
+            return method(self, *args, **kwargs)
+    return guarded
+
+
 def _every_row_ok(rows: pd.DataFrame) -> dict[str, bool]:
     """``{run_id: whether every row of the run is ok}`` for the runs in ``rows``."""
     return rows[STATUS].eq(OK).groupby(rows[RUN_ID], sort=False).all().to_dict()
@@ -156,10 +166,12 @@ class RunStore:
         self._ok: dict[Path, dict[str, bool]] = {}        # file -> {run_id: every row ok}
         self._where: dict[str, Path] = {}                 # run_id -> newest file holding it
         self._written: dict[Path, pd.DataFrame] = {}      # file -> the rows saved in it here
+        self._guard = threading.RLock()  # RunBatch saves from a timer thread
 
     def _own_path(self, run_id: str) -> Path:
         return self.runs / f"{run_id}.parquet"
 
+    @_guarded
     def path(self, run_id: str) -> Path:
         """The file holding the run (its own file, or the batch it was saved in)."""
         self.refresh()
@@ -169,6 +181,7 @@ class RunStore:
         """Save one run in its own file."""
         self.save_batch({run_id: rows})
 
+    @_guarded
     def save_batch(self, batch: dict[str, pd.DataFrame]) -> Path:
         """Save runs (``{run_id: rows}``) in one file, atomically; returns its path."""
         self.refresh()
@@ -216,6 +229,7 @@ class RunStore:
                 found[path] = (stat.st_mtime_ns, stat.st_size)
         return dict(sorted(found.items(), key=lambda item: (item[1][0], item[0].name)))
 
+    @_guarded
     def refresh(self) -> None:
         """Learn which runs the files on disk hold, reading (the run ids and statuses of) only
         files that are new or changed since last looked at."""
@@ -243,17 +257,20 @@ class RunStore:
         if names != {path.name for path in self._stat}:
             self.refresh()
 
+    @_guarded
     def is_finished(self, run_id: str) -> bool:
         """A verified stored result whose every row is ok (errors are never reused)."""
         self._refresh_if_new_files()
         path = self._where.get(run_id)
         return path is not None and self._ok[path][run_id]
 
+    @_guarded
     def finished(self) -> set[str]:
         """The runs :meth:`is_finished` says are done."""
         self.refresh()
         return {run_id for run_id, path in self._where.items() if self._ok[path][run_id]}
 
+    @_guarded
     def merge(self, run_ids=None) -> pd.DataFrame:
         """All stored runs (or those in ``run_ids``) that pass verification, as one table
         ordered by run id, written to results.parquet. Files this store saved (and nobody
@@ -272,6 +289,7 @@ class RunStore:
             write_parquet_atomic(table, self.folder / RESULTS_FILE)
         return table
 
+    @_guarded
     def set_aside(self, paths) -> list[Path]:
         """Rename files that still fail verification to ``<name>.corrupt`` (kept for a look,
         no longer read): their runs have been recomputed into other files."""
@@ -303,10 +321,11 @@ BATCH_SECONDS = 1.0
 
 class RunBatch:
     """Finished runs waiting to be saved together: :meth:`add` a run's rows, and the batch is
-    written (one file, :meth:`RunStore.save_batch`) once its first run has waited
-    :data:`BATCH_SECONDS`, and when the ``with`` block ends, however it ends (an interrupt
-    saves what finished). ``saved(run_id)`` is called for each run once it is on disk (to
-    release its lock). A kill -9 loses at most the last ``BATCH_SECONDS`` of finished runs.
+    written (one file, :meth:`RunStore.save_batch`) :data:`BATCH_SECONDS` after its first
+    run was added (by a timer thread, so a run followed by a long one is not held back), and
+    when the ``with`` block ends, however it ends (an interrupt saves what finished).
+    ``saved(run_id)`` is called for each run once it is on disk (to release its lock). A
+    kill -9 loses at most the runs finished in the last ``BATCH_SECONDS``.
 
     >>> import pandas as pd, tempfile, pathlib
     >>> store = RunStore(pathlib.Path(tempfile.mkdtemp()))
@@ -324,19 +343,31 @@ class RunBatch:
         self.store, self.saved = store, saved
         self.seconds = BATCH_SECONDS if seconds is None else seconds
         self.pending: dict[str, pd.DataFrame] = {}
-        self.since = 0.0
+        self._lock = threading.Lock()
+        self._timer: threading.Timer | None = None
 
     def add(self, run_id: str, rows: pd.DataFrame) -> None:
-        if not self.pending:
-            self.since = time.perf_counter()
-        self.pending[run_id] = rows
-        if time.perf_counter() - self.since >= self.seconds:
-            self.flush()
+        with self._lock:
+            self.pending[run_id] = rows
+            if self.seconds <= 0:
+                self._save()
+            elif self._timer is None:
+                self._timer = threading.Timer(self.seconds, self.flush)
+                self._timer.daemon = True
+                self._timer.start()
 
     def flush(self) -> None:
+        """Save the runs waiting (now)."""
+        with self._lock:
+            if self._timer is not None:
+                self._timer.cancel()
+                self._timer = None
+            self._save()
+
+    def _save(self) -> None:
         if self.pending:
+            self.store.save_batch(self.pending)  # if this fails, the runs stay pending
             batch, self.pending = self.pending, {}
-            self.store.save_batch(batch)
             for run_id in batch:
                 self.saved(run_id)
 

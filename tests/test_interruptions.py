@@ -97,6 +97,20 @@ def test_a_corrupted_batch_file_is_named_recomputed_and_set_aside(tmp_path, caps
     assert RunStore(tmp_path).finished() == {t.run_id for t in fewer}
 
 
+def test_a_finished_run_is_saved_while_the_next_one_still_runs(tmp_path):
+    """The batch is written by a timer, not when the next run ends: a quick run followed by
+    a long one is on disk (and its lock released) a batch period after it finished."""
+    store, released = RunStore(tmp_path), []
+    with results.RunBatch(store, saved=released.append, seconds=0.05) as batch:
+        batch.add("quick", pd.DataFrame({"run_id": ["quick"], "status": ["ok"]}))
+        deadline = time.time() + 30
+        while not released and time.time() < deadline:  # "the long run" is still running
+            time.sleep(0.01)
+        assert released == ["quick"] and RunStore(tmp_path).finished() == {"quick"}
+        batch.add("long", pd.DataFrame({"run_id": ["long"], "status": ["ok"]}))
+    assert released == ["quick", "long"] and store.finished() == {"quick", "long"}
+
+
 def test_merge_skips_a_corrupted_file_instead_of_crashing(tmp_path, one_file_per_run):
     tasks = _tasks(seeds=[0])
     run_grid(tasks, tmp_path, n_jobs=1, backend="sequential", progress=False)
