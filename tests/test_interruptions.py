@@ -178,9 +178,10 @@ def _session_processes(sid: int) -> list[str]:
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGKILL], ids=["SIGTERM", "kill -9"])
 def test_no_process_outlives_olbench(tmp_path, sig):
     """loky workers and resource trackers end with their parent, and close its stdout so a
-    pipe reader is not left hanging; SIGTERM keeps the finished runs and exits 143."""
+    pipe reader is not left hanging; SIGTERM keeps the finished runs and exits 143. (Runs
+    long enough that the grid is still running when the first batch of runs is saved.)"""
     cmd = [sys.executable, "-c", "from olbench.cli import main; main()", "learner=perceptron",
-           "stream.n=20000", "stream.d=5", "~comparator", "run.seeds=[0,1,2,3,4,5,6,7,8,9,10,11]",
+           "stream.n=200000", "stream.d=5", "~comparator", "run.seeds=[0,1,2,3,4,5,6,7,8,9,10,11]",
            "run.n_jobs=2", "run.figures=false", "run.progress=false", "run.cache_dir=null",
            f"run.output_dir={tmp_path}"]
     process = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
