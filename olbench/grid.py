@@ -1,7 +1,8 @@
 """Run tasks (:mod:`olbench.tasks`): joblib locally, Dask on a cluster; resumable.
 
-Each finished task is written at once (see :mod:`olbench.results`); re-running skips finished
-tasks, and a task that fails becomes a row with ``status = "error: ..."`` (retried next time).
+Each finished task is written within a second, with those finishing in that second (see
+:mod:`olbench.results`); re-running skips finished tasks, and a task that fails becomes a row
+with ``status = "error: ..."`` (retried next time).
 """
 
 from __future__ import annotations
