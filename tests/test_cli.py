@@ -175,7 +175,8 @@ def test_multirun_sweeps_cells(tmp_path):
 
 
 def test_ctrl_c_keeps_finished_runs_and_says_how_to_resume(tmp_path):
-    args = ["experiment=novikoff", "grid.seeds=[0,1,2,3,4,5]", "run.n_jobs=1",
+    # enough runs that the grid is still running when its first batch of runs is saved
+    args = ["experiment=novikoff", "grid.seeds=[0,1,2,3,4,5,6,7,8,9,10,11]", "run.n_jobs=1",
             "run.figures=false", f"run.output_dir={tmp_path}", "run.progress=false",
             "run.cache_dir=null"]
     # a shell that starts jobs in the background (as CI may) ignores SIGINT in them, and
@@ -184,12 +185,12 @@ def test_ctrl_c_keeps_finished_runs_and_says_how_to_resume(tmp_path):
                                stderr=subprocess.PIPE, text=True,
                                preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     deadline = time.time() + 240
-    while time.time() < deadline and len(list(tmp_path.glob("novikoff/*/runs/*.parquet"))) < 2:
+    while time.time() < deadline and not list(tmp_path.glob("novikoff/*/runs/*.parquet")):
         assert process.poll() is None, "olbench finished before it could be interrupted"
         time.sleep(0.05)
     process.send_signal(signal.SIGINT)
     _, stderr = process.communicate(timeout=120)
     assert process.returncode == 130, stderr[-2000:]
     saved = len(RunStore(next(tmp_path.glob("novikoff/*"))).finished())
-    assert f"interrupted: {saved} of 36 runs are saved" in stderr
+    assert 0 < saved < 72 and f"interrupted: {saved} of 72 runs are saved" in stderr
     assert "run the same command again" in stderr
