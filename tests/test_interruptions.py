@@ -181,7 +181,7 @@ def test_no_process_outlives_olbench(tmp_path, sig):
     pipe reader is not left hanging; SIGTERM keeps the finished runs and exits 143. (Runs
     long enough that the grid is still running when the first batch of runs is saved.)"""
     cmd = [sys.executable, "-c", "from olbench.cli import main; main()", "learner=perceptron",
-           "stream.n=200000", "stream.d=5", "~comparator", "run.seeds=[0,1,2,3,4,5,6,7,8,9,10,11]",
+           "stream.n=2000000", "stream.d=5", "~comparator", "run.seeds=[0,1,2,3,4,5,6,7,8,9,10,11]",
            "run.n_jobs=2", "run.figures=false", "run.progress=false", "run.cache_dir=null",
            f"run.output_dir={tmp_path}"]
     process = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
