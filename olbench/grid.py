@@ -1,9 +1,10 @@
 """Run tasks (:mod:`olbench.tasks`): joblib locally, Dask on a cluster; resumable.
 
-Each finished task is written at once (see :mod:`olbench.results`); re-running skips finished
-tasks, and a task that fails becomes a row with ``status = "error: ..."`` (retried next time).
-A task that kills its worker process (a crash in native code) becomes such a row too: the
-runs the dead pool held are re-run one per process, and the grid goes on (:func:`_compute`).
+Each finished task is written within a second, with those finishing in that second (see
+:mod:`olbench.results`); re-running skips finished tasks, and a task that fails becomes a row
+with ``status = "error: ..."`` (retried next time). A task that kills its worker process (a
+crash in native code) becomes such a row too: the runs the dead pool held are re-run one per
+process, and the grid goes on (:func:`_compute`).
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from hydra.utils import get_class, instantiate
 
 from olbench import schema as col
 from olbench.interrupt import exit_with_parent
-from olbench.results import RunLocks, RunStore, versions
+from olbench.results import RunBatch, RunLocks, RunStore, versions
 from olbench.tasks import Task, registry_key
 
 #: runs on streams of at most this many features keep their final weights (``final_w``):
@@ -266,15 +267,18 @@ def run_grid(tasks: list[Task], folder: str | Path, *, n_jobs: int = -1,
              progress: bool = True, batch_size: int | str = "auto") -> pd.DataFrame:
     """Run the tasks not yet finished in ``folder`` and return the merged table of all.
 
-    Results are saved task by task as they finish, so an interrupted grid resumes where it
-    stopped; ``force=True`` recomputes everything; failed tasks are always recomputed, and
-    so are runs whose stored file fails its checksum (named on stderr). Each run is locked
+    Results are saved as tasks finish (those finishing within a second together,
+    :class:`olbench.results.RunBatch`), so an interrupted grid resumes where it stopped;
+    ``force=True`` recomputes everything; failed tasks are always recomputed, and so are
+    runs whose stored file fails its checksum (named on stderr; a damaged file of several
+    runs is then renamed ``*.corrupt``). Each run is locked
     while it is computed (:class:`olbench.results.RunLocks`): a second ``olbench`` on the
     same folder takes the runs nobody holds, then waits for the others (and says so).
     """
     store = RunStore(Path(folder))
     store.clean_stale_tmp()
     done = set() if force else store.finished()
+    damaged = list(store.rejected)
     _report_rejected(store, "recomputed")
     todo = [t for t in tasks if t.run_id not in done]
     reused = len(tasks) - len(todo)
@@ -298,6 +302,7 @@ def run_grid(tasks: list[Task], folder: str | Path, *, n_jobs: int = -1,
                              len(pending), batch_size, progress, f"{desc}: after waiting")
         finally:
             locks.release_all()
+    store.set_aside(damaged)  # their runs are in new files now
     table = store.merge([t.run_id for t in tasks])
     _report_rejected(store, "left out of results.parquet; run again to recompute it")
     return table
@@ -332,14 +337,14 @@ def _compute(tasks: Iterator[Task], store: RunStore, locks: RunLocks, total: int
 
     def save(rows: pd.DataFrame) -> None:
         run_id = rows[col.RUN_ID].iloc[0]
-        store.save(run_id, rows)
-        locks.release(run_id)
-        sent.pop(run_id, None)
+        batch.add(run_id, rows)   # its lock is released once the batch is on disk
+        sent.pop(run_id, None)    # finished: not re-run if the pool dies later
         bar.update()
 
     source = iter(tasks)
     with warnings.catch_warnings(), tqdm(total=total, disable=not progress, unit="run",
-                                         desc=desc) as bar:
+                                         desc=desc) as bar, \
+            RunBatch(store, saved=locks.release) as batch:  # saved on any exit
         # an interrupt cancels the runs in progress: we know
         warnings.filterwarnings("ignore", message=".*still being processed by the workers")
         while True:

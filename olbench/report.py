@@ -417,8 +417,8 @@ def markdown_table(df: pd.DataFrame, code: tuple[str, ...] = ()) -> str:
 def _grid_lines(table: pd.DataFrame) -> list[str]:
     lab = _labelled(table)
     runs = lab.drop_duplicates(col.RUN_ID)
-    n = (runs.groupby(col.STREAM)[col.STREAM_N].max() if col.STREAM_N in runs
-         else pd.Series(dtype=float))
+    n = (runs.groupby(col.STREAM)[col.STREAM_N].max().to_dict() if col.STREAM_N in runs
+         else {})  # a dict: looked up once per stream, a thousand times in a 1,000-seed grid
     status = runs[col.STATUS].astype(str)
     ok = lab[lab[col.STATUS].eq(col.OK)]
     streams = [f"`{s}` (n = {int(n[s])})" if s in n and pd.notna(n[s]) else f"`{s}`"

@@ -3,9 +3,11 @@
 One long table, one row per (run, checkpoint t, bound), whose columns are named and
 documented in :mod:`olbench.schema`. Readable with plain ``pandas.read_parquet``.
 
-A run folder ``results/<experiment>/<name>/`` holds ``runs/<run_id>.parquet`` (written as
-each task finishes, atomically: an interrupted grid loses nothing that finished), and the
-merged ``results.parquet``, ``summary.csv``, ``config.yaml``, ``figures/`` and ``report.md``.
+A run folder ``results/<experiment>/<name>/`` holds ``runs/`` (each run's rows, written
+atomically as runs finish: alone in ``<run_id>.parquet``, or, for runs that finish within a
+second of each other, together in one ``batch-<hash>.parquet``, :class:`RunBatch`; an
+interrupted grid keeps every run that finished), and the merged ``results.parquet``,
+``summary.csv``, ``config.yaml``, ``figures/`` and ``report.md``.
 
 Every parquet file is written with the sha256 of its bytes in a sidecar (``<name>.sha256``)
 and verified when read: a run file that fails (a flipped byte, a truncated copy, an edit) is
@@ -29,13 +31,14 @@ import functools
 import hashlib
 import os
 import tempfile
+import threading
 import time
 from importlib import metadata
 from pathlib import Path
 
 import pandas as pd
 
-from olbench.schema import LEADING_COLUMNS, OK, STATUS
+from olbench.schema import LEADING_COLUMNS, OK, RUN_ID, STATUS
 
 RESULTS_FILE = "results.parquet"
 SUMMARY_FILE = "summary.csv"
@@ -128,11 +131,29 @@ class CorruptResultError(ValueError):
     """A results file that fails verification; the message names the file and why."""
 
 
+def _guarded(method):
+    """The method, run holding its store's lock."""
+    @functools.wraps(method)
+    def guarded(self, *args, **kwargs):
+        with self._guard:
+            return method(self, *args, **kwargs)
+    return guarded
+
+
+def _every_row_ok(rows: pd.DataFrame) -> dict[str, bool]:
+    """``{run_id: whether every row of the run is ok}`` for the runs in ``rows``."""
+    return rows[STATUS].eq(OK).groupby(rows[RUN_ID], sort=False).all().to_dict()
+
+
 class RunStore:
-    """The per-run files of one results folder: ``runs/<run_id>.parquet``, each with its
-    checksum ``runs/<run_id>.sha256``, verified whenever a file is read. Files that fail
-    verification are never used: :meth:`finished` leaves them out (so they are recomputed)
-    and :meth:`merge` skips them; both record them in :attr:`rejected` (path -> why)."""
+    """The run files of one results folder, each with its checksum (``.sha256``), verified
+    whenever a file is read. A run is saved alone in ``runs/<run_id>.parquet``, or with the
+    other runs that finished within :data:`BATCH_SECONDS` in one ``runs/batch-<hash>.parquet``
+    (:class:`RunBatch`: a grid of thousands of small runs writes a few files, not thousands).
+    A run saved twice (``run.force=true``) is taken from the newer file; a file whose runs
+    all live in newer files is removed. Files that fail verification are never used:
+    :meth:`finished` leaves their runs out (so they are recomputed) and :meth:`merge` skips
+    them; both record them in :attr:`rejected` (path -> why)."""
 
     #: temporary files older than this (s) belong to no live writer: removed
     STALE_TMP_S = 60.0
@@ -141,13 +162,56 @@ class RunStore:
         self.folder = Path(folder)
         self.runs = self.folder / "runs"
         self.rejected: dict[Path, str] = {}
+        self._stat: dict[Path, tuple[int, int]] = {}      # file -> (mtime_ns, size) read
+        self._ok: dict[Path, dict[str, bool]] = {}        # file -> {run_id: every row ok}
+        self._where: dict[str, Path] = {}                 # run_id -> newest file holding it
+        self._written: dict[Path, pd.DataFrame] = {}      # file -> the rows saved in it here
+        self._guard = threading.RLock()  # RunBatch saves from a timer thread
 
-    def path(self, run_id: str) -> Path:
+    def _own_path(self, run_id: str) -> Path:
         return self.runs / f"{run_id}.parquet"
 
+    @_guarded
+    def path(self, run_id: str) -> Path:
+        """The file holding the run (its own file, or the batch it was saved in)."""
+        self.refresh()
+        return self._where.get(run_id, self._own_path(run_id))
+
     def save(self, run_id: str, rows: pd.DataFrame) -> None:
-        write_parquet_atomic(rows, self.path(run_id))
-        self.rejected.pop(self.path(run_id), None)
+        """Save one run in its own file."""
+        self.save_batch({run_id: rows})
+
+    @_guarded
+    def save_batch(self, batch: dict[str, pd.DataFrame]) -> Path:
+        """Save runs (``{run_id: rows}``) in one file, atomically; returns its path."""
+        self.refresh()
+        ids = sorted(batch)
+        if len(ids) == 1:
+            path = self._own_path(ids[0])
+        else:
+            digest = hashlib.sha256(" ".join(ids).encode()).hexdigest()[:16]
+            path = self.runs / f"batch-{digest}.parquet"
+        rows = pd.concat([batch[i] for i in ids], ignore_index=True)
+        write_parquet_atomic(rows, path)
+        self.rejected.pop(path, None)
+        self._written[path] = rows  # merge() takes them from memory, not from the disk
+        older = {self._where[i] for i in ids if self._where.get(i, path) != path}
+        stat = path.stat()
+        self._stat[path] = (stat.st_mtime_ns, stat.st_size)
+        self._ok[path] = _every_row_ok(rows)
+        self._where.update(dict.fromkeys(ids, path))
+        for old in older:  # superseded: every run it holds was saved again since
+            if all(self._where.get(i) != old for i in self._ok.get(old, {})):
+                self._forget(old)
+                for gone in (old, checksum_path(old)):
+                    with contextlib.suppress(OSError):
+                        gone.unlink()
+        return path
+
+    def _forget(self, path: Path) -> None:
+        self._stat.pop(path, None)
+        self._ok.pop(path, None)
+        self._written.pop(path, None)
 
     def _read(self, path: Path, columns: list[str] | None = None) -> pd.DataFrame | None:
         try:
@@ -156,32 +220,86 @@ class RunStore:
             self.rejected[path] = str(error).split(": ", 1)[1]
             return None
 
-    def _paths(self) -> list[Path]:
-        return sorted(self.runs.glob("*.parquet")) if self.runs.exists() else []
+    def _paths(self) -> dict[Path, tuple[int, int]]:
+        """The run files now on disk, oldest first, with their (mtime_ns, size)."""
+        found = {}
+        for path in self.runs.glob("*.parquet") if self.runs.exists() else []:
+            with contextlib.suppress(OSError):  # removed meanwhile (superseded)
+                stat = path.stat()
+                found[path] = (stat.st_mtime_ns, stat.st_size)
+        return dict(sorted(found.items(), key=lambda item: (item[1][0], item[0].name)))
 
+    @_guarded
+    def refresh(self) -> None:
+        """Learn which runs the files on disk hold, reading (the run ids and statuses of) only
+        files that are new or changed since last looked at."""
+        on_disk = self._paths()
+        if on_disk == self._stat and list(on_disk) == list(self._stat):
+            return
+        for gone in set(self._stat) - set(on_disk):
+            self._forget(gone)
+        for path, stat in on_disk.items():
+            if self._stat.get(path) != stat:  # new, or rewritten by another process
+                self._written.pop(path, None)
+                rows = self._read(path, columns=[RUN_ID, STATUS])
+                self._stat[path] = stat
+                self._ok[path] = {} if rows is None else _every_row_ok(rows)
+        self._stat = {path: self._stat[path] for path in on_disk}  # oldest first
+        self._where = {run_id: path for path in on_disk for run_id in self._ok[path]}
+
+    def _refresh_if_new_files(self) -> None:
+        """:meth:`refresh` if files appeared or went since last looked at: one listing of
+        names, where a refresh stats every file (per task, a folder of 10,000 runs' files)."""
+        try:
+            names = {n for n in os.listdir(self.runs) if n.endswith(".parquet")}
+        except FileNotFoundError:
+            names = set()
+        if names != {path.name for path in self._stat}:
+            self.refresh()
+
+    @_guarded
     def is_finished(self, run_id: str) -> bool:
         """A verified stored result whose every row is ok (errors are never reused)."""
-        if not self.path(run_id).exists():
-            return False
-        rows = self._read(self.path(run_id), columns=[STATUS])
-        return rows is not None and bool((rows[STATUS] == OK).all())
+        self._refresh_if_new_files()
+        path = self._where.get(run_id)
+        return path is not None and self._ok[path][run_id]
 
+    @_guarded
     def finished(self) -> set[str]:
         """The runs :meth:`is_finished` says are done."""
-        return {path.stem for path in self._paths() if self.is_finished(path.stem)}
+        self.refresh()
+        return {run_id for run_id, path in self._where.items() if self._ok[path][run_id]}
 
+    @_guarded
     def merge(self, run_ids=None) -> pd.DataFrame:
-        """All stored runs (or those in ``run_ids``) that pass verification, as one table,
-        written to results.parquet."""
-        paths = self._paths()
-        if run_ids is not None:
-            wanted = set(run_ids)
-            paths = [p for p in paths if p.stem in wanted]
-        frames = [f for f in (self._read(p) for p in paths) if f is not None]
-        table = order_columns(pd.concat(frames, ignore_index=True)) if frames else pd.DataFrame()
+        """All stored runs (or those in ``run_ids``) that pass verification, as one table
+        ordered by run id, written to results.parquet. Files this store saved (and nobody
+        changed since) are taken from memory: their bytes were checksummed as written."""
+        self.refresh()
+        wanted = set(self._where) if run_ids is None else set(run_ids) & set(self._where)
+        frames = []
+        for path in sorted({self._where[run_id] for run_id in wanted}):
+            rows = self._written[path] if path in self._written else self._read(path)
+            if rows is not None:  # without its runs saved again in newer files
+                keep = {i for i in self._ok[path] if i in wanted and self._where[i] == path}
+                frames.append(rows[rows[RUN_ID].isin(keep)])
+        table = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
         if not table.empty:
+            table = order_columns(table.sort_values(RUN_ID, kind="stable", ignore_index=True))
             write_parquet_atomic(table, self.folder / RESULTS_FILE)
         return table
+
+    @_guarded
+    def set_aside(self, paths) -> list[Path]:
+        """Rename files that still fail verification to ``<name>.corrupt`` (kept for a look,
+        no longer read): their runs have been recomputed into other files."""
+        moved = []
+        for path in paths:
+            if path.exists() and verify(path) is not None:
+                path.rename(path.with_suffix(".corrupt"))
+                self._forget(path)
+                moved.append(path)
+        return moved
 
     def clean_stale_tmp(self) -> list[Path]:
         """Remove temporary files left by writers that died (older than STALE_TMP_S)."""
@@ -196,6 +314,70 @@ class RunStore:
         return removed
 
 
+#: runs that finish within this many seconds of the first unsaved one are saved together in
+#: one file (:class:`RunBatch`); a run longer than this is saved alone as soon as it ends
+BATCH_SECONDS = 1.0
+
+
+class RunBatch:
+    """Finished runs waiting to be saved together: :meth:`add` a run's rows, and the batch is
+    written (one file, :meth:`RunStore.save_batch`) :data:`BATCH_SECONDS` after its first
+    run was added (by a timer thread, so a run followed by a long one is not held back), and
+    when the ``with`` block ends, however it ends (an interrupt saves what finished).
+    ``saved(run_id)`` is called for each run once it is on disk (to release its lock). A
+    kill -9 loses at most the runs finished in the last ``BATCH_SECONDS``.
+
+    >>> import pandas as pd, tempfile, pathlib
+    >>> store = RunStore(pathlib.Path(tempfile.mkdtemp()))
+    >>> with RunBatch(store, saved=print) as batch:
+    ...     for run in ("a", "b"):
+    ...         batch.add(run, pd.DataFrame({"run_id": [run], "status": ["ok"]}))
+    a
+    b
+    >>> sorted(store.finished()), len(list(store.runs.glob("*.parquet")))
+    (['a', 'b'], 1)
+    """
+
+    def __init__(self, store: RunStore, saved=lambda run_id: None,
+                 seconds: float | None = None):
+        self.store, self.saved = store, saved
+        self.seconds = BATCH_SECONDS if seconds is None else seconds
+        self.pending: dict[str, pd.DataFrame] = {}
+        self._lock = threading.Lock()
+        self._timer: threading.Timer | None = None
+
+    def add(self, run_id: str, rows: pd.DataFrame) -> None:
+        with self._lock:
+            self.pending[run_id] = rows
+            if self.seconds <= 0:
+                self._save()
+            elif self._timer is None:
+                self._timer = threading.Timer(self.seconds, self.flush)
+                self._timer.daemon = True
+                self._timer.start()
+
+    def flush(self) -> None:
+        """Save the runs waiting (now)."""
+        with self._lock:
+            if self._timer is not None:
+                self._timer.cancel()
+                self._timer = None
+            self._save()
+
+    def _save(self) -> None:
+        if self.pending:
+            self.store.save_batch(self.pending)  # if this fails, the runs stay pending
+            batch, self.pending = self.pending, {}
+            for run_id in batch:
+                self.saved(run_id)
+
+    def __enter__(self) -> RunBatch:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.flush()
+
+
 class RunLocks:
     """One advisory lock per run (``runs/.locks/<run_id>.lock``, ``flock``), held by the
     process computing the run until its result is saved, so that two ``olbench`` processes
@@ -207,8 +389,12 @@ class RunLocks:
         self._held: dict[str, int] = {}
 
     def _open(self, run_id: str) -> int:
-        self.folder.mkdir(parents=True, exist_ok=True)
-        return os.open(self.folder / f"{run_id}.lock", os.O_RDWR | os.O_CREAT, 0o644)
+        path = os.path.join(self.folder, f"{run_id}.lock")
+        try:
+            return os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+        except FileNotFoundError:  # the first lock of the folder
+            self.folder.mkdir(parents=True, exist_ok=True)
+            return os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
 
     def acquire(self, run_id: str, wait: bool = False) -> bool:
         """Take the run's lock (waiting for it if ``wait``); False if another process has it."""

@@ -13,6 +13,8 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+from olbench.results import RunStore
+
 ROOT = Path(__file__).resolve().parents[1]
 OLBENCH = [sys.executable, "-c", "from olbench.cli import main; main()"]
 
@@ -113,7 +115,7 @@ def test_showcase_default_run_from_cold_cache(tmp_path):
 
 
 def test_interrupted_grid_resumes_without_losing_or_redoing_work(tmp_path):
-    """Kill `olbench` mid-grid (SIGKILL: no clean-up), run it again: finished runs are kept
+    """Kill `olbench` mid-grid (SIGKILL: no clean-up), run it again: saved runs are kept
     as they were, the rest is completed, nothing is duplicated."""
     args = ["experiment=novikoff", "grid.seeds=[0,1,2,3,4,5]", "run.n_jobs=1",
             "run.figures=false", f"run.output_dir={tmp_path}", "run.progress=false",
@@ -124,9 +126,9 @@ def test_interrupted_grid_resumes_without_losing_or_redoing_work(tmp_path):
     deadline = time.time() + 240
     try:
         while time.time() < deadline:
-            found = list(tmp_path.glob("novikoff/*/runs/*.parquet"))
-            if len(found) >= 3:
-                runs = found[0].parent
+            found = list(tmp_path.glob("novikoff/*/runs"))
+            if found and len(RunStore(found[0].parent).finished()) >= 3:
+                runs = found[0]
                 break
             if process.poll() is not None:
                 pytest.fail("olbench finished before it could be interrupted")
@@ -136,11 +138,11 @@ def test_interrupted_grid_resumes_without_losing_or_redoing_work(tmp_path):
         process.wait()
     assert runs is not None, "no run finished in time"
     before = {p.name: p.stat().st_mtime_ns for p in runs.glob("*.parquet")}
-    assert 3 <= len(before) < 36
+    assert 3 <= len(RunStore(runs.parent).finished()) < 36
     out = olbench(*args)
     assert out.returncode == 0, out.stderr[-2000:]
     after = {p.name: p.stat().st_mtime_ns for p in runs.glob("*.parquet")}
-    assert len(after) == 36
+    assert len(RunStore(runs.parent).finished()) == 36
     assert all(after[name] == mtime for name, mtime in before.items())
     table = pd.read_parquet(runs.parent / "results.parquet")
     assert table["run_id"].nunique() == 36 and (table["status"] == "ok").all()
@@ -173,7 +175,8 @@ def test_multirun_sweeps_cells(tmp_path):
 
 
 def test_ctrl_c_keeps_finished_runs_and_says_how_to_resume(tmp_path):
-    args = ["experiment=novikoff", "grid.seeds=[0,1,2,3,4,5]", "run.n_jobs=1",
+    # enough runs that the grid is still running when its first batch of runs is saved
+    args = ["experiment=novikoff", "grid.seeds=[0,1,2,3,4,5,6,7,8,9,10,11]", "run.n_jobs=1",
             "run.figures=false", f"run.output_dir={tmp_path}", "run.progress=false",
             "run.cache_dir=null"]
     # a shell that starts jobs in the background (as CI may) ignores SIGINT in them, and
@@ -182,12 +185,12 @@ def test_ctrl_c_keeps_finished_runs_and_says_how_to_resume(tmp_path):
                                stderr=subprocess.PIPE, text=True,
                                preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     deadline = time.time() + 240
-    while time.time() < deadline and len(list(tmp_path.glob("novikoff/*/runs/*.parquet"))) < 2:
+    while time.time() < deadline and not list(tmp_path.glob("novikoff/*/runs/*.parquet")):
         assert process.poll() is None, "olbench finished before it could be interrupted"
         time.sleep(0.05)
     process.send_signal(signal.SIGINT)
     _, stderr = process.communicate(timeout=120)
     assert process.returncode == 130, stderr[-2000:]
-    saved = len(list(tmp_path.glob("novikoff/*/runs/*.parquet")))
-    assert f"interrupted: {saved} of 36 runs are saved" in stderr
+    saved = len(RunStore(next(tmp_path.glob("novikoff/*"))).finished())
+    assert 0 < saved < 72 and f"interrupted: {saved} of 72 runs are saved" in stderr
     assert "run the same command again" in stderr

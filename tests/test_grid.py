@@ -98,17 +98,20 @@ def test_resume_skips_finished_and_completes_the_rest(tmp_path):
     run_grid(tasks[:4], folder, n_jobs=1, backend="sequential", progress=False)  # "killed"
     store = RunStore(folder)
     before = {p.name: p.stat().st_mtime_ns for p in store.runs.glob("*.parquet")}
-    assert len(before) == 4
+    assert store.finished() == {t.run_id for t in tasks[:4]}
     table = run_grid(tasks, folder, n_jobs=1, backend="sequential", progress=False)
     after = {p.name: p.stat().st_mtime_ns for p in store.runs.glob("*.parquet")}
-    assert len(after) == len(tasks) and table["run_id"].nunique() == len(tasks)
+    assert store.finished() == {t.run_id for t in tasks}
+    assert table["run_id"].nunique() == len(tasks)
     assert all(after[name] == mtime for name, mtime in before.items())  # nothing recomputed
     forced = run_grid(tasks[:1], folder, n_jobs=1, backend="sequential", progress=False,
                       force=True)
-    assert store.path(tasks[0].run_id).stat().st_mtime_ns != before.get(
-        store.path(tasks[0].run_id).name)
+    assert store.path(tasks[0].run_id).name not in after  # saved again, in a new file
     assert forced["run_id"].nunique() == 1
     pd.testing.assert_frame_equal(_comparable(read_results(folder)), _comparable(forced))
+    everything = run_grid(tasks, folder, n_jobs=1, backend="sequential", progress=False)
+    # the run's older copy, still in the first batch file, is not merged beside the new one
+    assert (everything["run_id"] == tasks[0].run_id).sum() == len(forced)
 
 
 def test_same_table_sequential_loky_and_dask(tmp_path):

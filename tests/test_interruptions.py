@@ -16,8 +16,9 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+from olbench import results
 from olbench.grid import run_grid, run_task
-from olbench.results import RunLocks, RunStore, read_results
+from olbench.results import RunLocks, RunStore, read_results, verify
 from olbench.tasks import expand
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -41,8 +42,15 @@ def _flip_a_byte(path: Path, at: float = 0.5) -> None:
     path.write_bytes(bytes(data))
 
 
+@pytest.fixture
+def one_file_per_run(monkeypatch):
+    """Save every run alone in its own file (no batching of runs that end close together)."""
+    monkeypatch.setattr(results, "BATCH_SECONDS", 0.0)
+
+
 @pytest.mark.parametrize("damage", ["flip a byte", "truncate", "no checksum"])
-def test_a_corrupted_run_file_is_named_and_recomputed(tmp_path, capsys, damage):
+def test_a_corrupted_run_file_is_named_and_recomputed(tmp_path, capsys, damage,
+                                                      one_file_per_run):
     tasks = _tasks()
     first = run_grid(tasks, tmp_path, n_jobs=1, backend="sequential", progress=False)
     store = RunStore(tmp_path)
@@ -64,7 +72,46 @@ def test_a_corrupted_run_file_is_named_and_recomputed(tmp_path, capsys, damage):
     assert RunStore(tmp_path).finished() == {t.run_id for t in tasks}
 
 
-def test_merge_skips_a_corrupted_file_instead_of_crashing(tmp_path):
+def test_a_corrupted_batch_file_is_named_recomputed_and_set_aside(tmp_path, capsys):
+    tasks = _tasks()
+    first = run_grid(tasks, tmp_path, n_jobs=1, backend="sequential", progress=False)
+    store = RunStore(tmp_path)
+    victim = store.path(tasks[1].run_id)
+    held = {t.run_id for t in tasks if store.path(t.run_id) == victim}
+    assert victim.name.startswith("batch-") and len(held) > 1  # runs saved together
+    _flip_a_byte(victim)
+    capsys.readouterr()
+    again = run_grid(tasks, tmp_path, n_jobs=1, backend="sequential", progress=False)
+    err = capsys.readouterr().err
+    assert err.count("olbench: ") == 1 and f"olbench: {victim}: " in err
+    pd.testing.assert_frame_equal(_values(again), _values(first))
+    # rewritten whole by the same batch of runs, or (another batch) renamed to *.corrupt
+    assert verify(victim) is None if victim.exists() else victim.with_suffix(".corrupt").exists()
+    run_grid(tasks, tmp_path, n_jobs=1, backend="sequential", progress=False)
+    assert "olbench: " not in capsys.readouterr().err  # named once, not at every run
+    victim = store.path(tasks[1].run_id)
+    fewer = [t for t in tasks if store.path(t.run_id) != victim or t is tasks[1]]
+    _flip_a_byte(victim)  # then recompute only one of its runs: no file overwrites it
+    run_grid(fewer, tmp_path, n_jobs=1, backend="sequential", progress=False)
+    assert not victim.exists() and victim.with_suffix(".corrupt").exists()  # kept, not read
+    assert RunStore(tmp_path).finished() == {t.run_id for t in fewer}
+
+
+def test_a_finished_run_is_saved_while_the_next_one_still_runs(tmp_path):
+    """The batch is written by a timer, not when the next run ends: a quick run followed by
+    a long one is on disk (and its lock released) a batch period after it finished."""
+    store, released = RunStore(tmp_path), []
+    with results.RunBatch(store, saved=released.append, seconds=0.05) as batch:
+        batch.add("quick", pd.DataFrame({"run_id": ["quick"], "status": ["ok"]}))
+        deadline = time.time() + 30
+        while not released and time.time() < deadline:  # "the long run" is still running
+            time.sleep(0.01)
+        assert released == ["quick"] and RunStore(tmp_path).finished() == {"quick"}
+        batch.add("long", pd.DataFrame({"run_id": ["long"], "status": ["ok"]}))
+    assert released == ["quick", "long"] and store.finished() == {"quick", "long"}
+
+
+def test_merge_skips_a_corrupted_file_instead_of_crashing(tmp_path, one_file_per_run):
     tasks = _tasks(seeds=[0])
     run_grid(tasks, tmp_path, n_jobs=1, backend="sequential", progress=False)
     store = RunStore(tmp_path)
@@ -131,9 +178,10 @@ def _session_processes(sid: int) -> list[str]:
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGKILL], ids=["SIGTERM", "kill -9"])
 def test_no_process_outlives_olbench(tmp_path, sig):
     """loky workers and resource trackers end with their parent, and close its stdout so a
-    pipe reader is not left hanging; SIGTERM keeps the finished runs and exits 143."""
+    pipe reader is not left hanging; SIGTERM keeps the finished runs and exits 143. (Runs
+    long enough that the grid is still running when the first batch of runs is saved.)"""
     cmd = [sys.executable, "-c", "from olbench.cli import main; main()", "learner=perceptron",
-           "stream.n=20000", "stream.d=5", "~comparator", "run.seeds=[0,1,2,3,4,5,6,7,8,9,10,11]",
+           "stream.n=2000000", "stream.d=5", "~comparator", "run.seeds=[0,1,2,3,4,5,6,7,8,9,10,11]",
            "run.n_jobs=2", "run.figures=false", "run.progress=false", "run.cache_dir=null",
            f"run.output_dir={tmp_path}"]
     process = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
@@ -156,5 +204,5 @@ def test_no_process_outlives_olbench(tmp_path, sig):
             os.killpg(process.pid, signal.SIGKILL)
     if sig == signal.SIGTERM:
         assert process.returncode == 143, err[-2000:]
-        saved = len(list(tmp_path.glob("single/*/runs/*.parquet")))
+        saved = len(RunStore(next(tmp_path.glob("single/*"))).finished())
         assert f"interrupted (SIGTERM): {saved} of 12 runs are saved" in err
