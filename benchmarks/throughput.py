@@ -734,36 +734,53 @@ def _timed_copy(dst, src) -> float:
 
 
 def draw(rows: list[Row], path: str) -> None:
-    """ns/example against d, log-log: one panel per learner, one line per implementation,
-    the memory-bandwidth floor dashed."""
+    """ns/example against d, log-log: one panel per learner (four to a row), one line per
+    implementation in a colour and marker of its own, the memory-bandwidth floor dashed."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    from matplotlib.ticker import LogLocator, NullFormatter, ScalarFormatter
 
     rules = list(dict.fromkeys(r.rule for r in rows))
-    styles = {"olbench_run": ("olbench run", "o", "-"), "hand": ("hand loop", "s", "--"),
-              "chain": ("1-chain loop", "^", ":"), "dot_pass": ("dot pass (no updates)", "x", ":"),
-              "numpy": ("numpy loop", "v", "-."),
-              "river": ("river", "D", "-"), "sklearn": ("scikit-learn fit", "P", "--")}
-    fig, axes = plt.subplots(1, len(rules), figsize=(3.6 * len(rules), 3.4), squeeze=False,
-                             sharey=True)
-    for ax, rule in zip(axes[0], rules):
+    styles = {"olbench_run": ("olbench run", "o", "-", "#0072B2"),
+              "hand": ("hand loop", "s", "--", "#E69F00"),
+              "chain": ("1-chain loop", "^", ":", "#009E73"),
+              "dot_pass": ("dot pass (no updates)", "x", ":", "#555555"),
+              "numpy": ("numpy loop", "v", "-.", "#CC79A7"),
+              "river": ("river", "D", "-", "#D55E00"),
+              "sklearn": ("scikit-learn fit", "P", "--", "#56B4E9")}
+    ncols = min(4, len(rules))
+    nrows = -(-len(rules) // ncols)
+    fig, axes = plt.subplots(nrows, ncols, figsize=(3.3 * ncols, 2.9 * nrows + 0.8),
+                             squeeze=False)
+    for ax, rule in zip(axes.flat, rules):
         mine = sorted((r for r in rows if r.rule == rule), key=lambda r: r.d)
         dims = [r.d for r in mine]
-        for key, (label, marker, line) in styles.items():
+        for key, (label, marker, line, colour) in styles.items():
             values = [r.ns.get(key) for r in mine]
             if any(v is not None for v in values):
                 ax.plot(dims, [float("nan") if v is None else v for v in values], marker=marker,
-                        linestyle=line, label=label)
-        ax.plot(dims, [r.ns["floor"] for r in mine], color="0.5", linestyle=(0, (1, 1)),
-                label="bandwidth floor")
+                        linestyle=line, color=colour, label=label)
+        ax.plot(dims, [r.ns["floor"] for r in mine], color="0.6", linestyle=(0, (1, 1)),
+                label="bandwidth floor (copy)")
         ax.set(xscale="log", yscale="log", xlabel="d (features)", title=LABEL[rule])
+        ax.set_xticks(dims)
+        ax.xaxis.set_major_formatter(ScalarFormatter())
+        ax.xaxis.set_minor_formatter(NullFormatter())
+        ax.yaxis.set_major_locator(LogLocator(numticks=8))
         ax.title.set_fontsize(9)
-    axes[0][0].set_ylabel("ns per example (median)")
-    handles, labels = axes[0][0].get_legend_handles_labels()
-    fig.legend(handles, labels, loc="upper center", ncol=4, fontsize=8, frameon=False)
-    fig.tight_layout(rect=(0, 0, 1, 0.82))
+    for ax in axes.flat[len(rules):]:
+        ax.set_visible(False)
+    for row in axes:
+        row[0].set_ylabel("ns per example (median)")
+    handles = {}
+    for ax in axes.flat:
+        for h, lab in zip(*ax.get_legend_handles_labels()):
+            handles.setdefault(lab, h)
+    fig.legend(list(handles.values()), list(handles), loc="upper center", ncol=4, fontsize=8,
+               frameon=False)
+    fig.tight_layout(rect=(0, 0, 1, 1 - 0.7 / (2.9 * nrows + 0.8)))
     fig.savefig(path, dpi=150)
     plt.close(fig)
 
