@@ -47,12 +47,11 @@ def best_expert_sequence(L: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]
     for t in range(1, T):
         leaders = np.argmin(V[:-1], axis=1)             # best end of each budget, one less
         lead = V[np.arange(k), leaders]
-        stay = V.copy()
         switch = np.full_like(V, np.inf)
         switch[1:] = lead[:, None]
-        switched[t] = switch < stay
+        switched[t] = switch < V
         came_from[t, 1:] = leaders
-        V = np.minimum(stay, switch) + L[t]
+        V = np.minimum(V, switch) + L[t]
         prefix[t] = V[k].min()
     path = np.empty(T, dtype=np.int64)
     j, i = k, int(np.argmin(V[k]))
@@ -61,6 +60,11 @@ def best_expert_sequence(L: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]
         if switched[t, j, i]:
             i, j = int(came_from[t, j]), j - 1
     return prefix, path
+
+
+def declared_switches(meta) -> list:
+    """The switch rounds a stream declares (``meta.extra["switch_times"]``), or []."""
+    return (getattr(meta, "extra", None) or {}).get("switch_times") or []
 
 
 def best_segmentation(cost: dict, starts: list[int], ends: list[int], k: int):
@@ -146,8 +150,7 @@ class BestShifting(Comparator, key="best_shifting"):
         self.segments = segments
 
     def switches(self, meta) -> int:
-        declared = (getattr(meta, "extra", None) or {}).get("switch_times") or []
-        return len(declared) if self.k is None else int(self.k)
+        return len(declared_switches(meta)) if self.k is None else int(self.k)
 
     def _fit(self, X, y, meta, checkpoints) -> ComparatorFit:
         from olbench.checkpoints import log_checkpoints
@@ -174,7 +177,7 @@ class BestShifting(Comparator, key="best_shifting"):
 
     def boundaries(self, meta, ks, n) -> tuple[list[int], str]:
         """The rows where a segment may start (after 0), and where they come from."""
-        declared = (getattr(meta, "extra", None) or {}).get("switch_times") or []
+        declared = declared_switches(meta)
         if self.segments == "declared" and len(declared):
             return sorted({int(b) for b in declared if 0 < int(b) < n}), "declared"
         return sorted({int(b) for b in ks if 0 < int(b) < n}), "checkpoints"

@@ -29,20 +29,25 @@ from olbench.views import (
 SWITCH_COLOR = "0.3"
 
 
-def switch_times(tasks) -> dict[str, list[int]]:
+def switch_times(tasks, streams=None) -> dict[str, list[int]]:
     """``{stream label: switch rounds}`` of the tasks' streams that declare switch times
-    (``meta.extra["switch_times"]``; [] for a stream that drifts without switching). Only
-    streams with a ``switch_at`` parameter are rebuilt (never a dataset)."""
+    (``meta.extra["switch_times"]``; [] for a stream that drifts without switching), rebuilt
+    from their specs (deterministic; no learner runs). By default only streams with a
+    ``switch_at`` parameter are rebuilt (never a dataset); with ``streams``, those whose name
+    is listed, of any kind (an expert stream declares its switches too)."""
     from hydra.utils import instantiate
 
     specs = {json.dumps(t.stream, sort_keys=True, default=str): t.stream for t in tasks
-             if "switch_at" in t.stream}
+             if streams is not None or "switch_at" in t.stream}
     out: dict[str, list[int]] = {}
     for spec in specs.values():
         stream = instantiate(spec, _convert_="all")
+        name = drop_param(stream.name)
+        if streams is not None and name not in streams or name in out:
+            continue
         times = stream.meta.extra.get("switch_times")
         if times is not None:
-            out[drop_param(stream.name)] = [int(t) for t in times]
+            out[name] = [int(t) for t in times]
     return out
 
 

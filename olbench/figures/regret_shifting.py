@@ -6,15 +6,13 @@ one); the shifting comparator may switch too, so its regret says what the learne
 
 from __future__ import annotations
 
-import json
-
 import pandas as pd
 from matplotlib.figure import Figure
 
 from olbench import schema as col
 from olbench.comparators.best_shifting import BestShifting
 from olbench.component import parse_name
-from olbench.figures.drift import SWITCH_COLOR
+from olbench.figures.drift import SWITCH_COLOR, switch_times
 from olbench.figures.registry import figure
 from olbench.figures.style import BAND, LABELS, figure_legend, learner_styles, panels, styled, wrap
 from olbench.views import display_name, mean_band, natural_key, per_checkpoint
@@ -27,23 +25,6 @@ def is_shifting(name) -> bool:
     (True, False)
     """
     return isinstance(name, str) and parse_name(name)[0] == BestShifting.__name__
-
-
-def declared_switches(tasks, streams) -> dict[str, list[int]]:
-    """``{stream name: switch rounds}`` (``meta.extra["switch_times"]``) of the tasks'
-    streams named in ``streams``, rebuilt from their specs (deterministic; no learner runs)."""
-    from hydra.utils import instantiate
-
-    from olbench.views import drop_param
-
-    out: dict[str, list[int]] = {}
-    for spec in {json.dumps(t.stream, sort_keys=True, default=str): t.stream
-                 for t in tasks}.values():
-        stream = instantiate(spec, _convert_="all")
-        name = drop_param(stream.name)
-        if name in streams and name not in out:
-            out[name] = [int(t) for t in stream.meta.extra.get("switch_times") or []]
-    return out
 
 
 @figure("regret_shifting", order=24, tasks=True,
@@ -66,7 +47,7 @@ def regret_shifting_figure(table: pd.DataFrame, tasks) -> Figure | None:
     streams = list(dict.fromkeys(name for name, _ in sorted(pairs)))
     if not streams:
         return None
-    switches = declared_switches(tasks or [], streams)
+    switches = switch_times(tasks or [], streams)
     styles = learner_styles(table)
     fig, axes = panels(len(streams), ncols=2, size=(6.0, 4.0))
     for ax, stream in zip(axes, streams):
