@@ -16,10 +16,14 @@ labels sign(X u) with a fraction of them flipped so that updates keep happening)
                     timed on the first ``--numpy-rows`` rows and scaled to ns/example;
 * ``river``         ``learn_one`` over dict rows (the dicts are built before timing), on the
                     first ``--river-rows`` rows; Perceptron with its intercept learning rate
-                    set to 0, ``PAClassifier(C=1, mode=1, learn_intercept=False)``;
+                    set to 0, ``PAClassifier(C=1, mode=1, learn_intercept=False)``, OGD as
+                    ``LogisticRegression(optimizer=SGD(0.1), loss=Hinge(threshold=1), l2=0,
+                    intercept_lr=0)``;
 * ``sklearn``       one-pass ``fit`` on all n rows: ``Perceptron(fit_intercept=False,
                     shuffle=False, eta0=1, max_iter=1, tol=None)`` and ``SGDClassifier(
-                    loss="hinge", penalty=None, learning_rate="pa1", eta0=1, ...)``.
+                    loss="hinge", penalty=None, learning_rate="pa1", eta0=1, ...)``; OGD
+                    (hinge, constant step 0.1) as ``SGDClassifier(loss="hinge",
+                    penalty=None, learning_rate="constant", eta0=0.1, ...)``.
 
 Kernel PA-I (Gaussian kernel, h = sqrt(d) so that k(x, x') is about e^-1 between two rows)
 runs on the first ``--kernel-n`` rows (default 20,000: its cost per round grows with the
@@ -55,8 +59,9 @@ from threadpoolctl import threadpool_limits
 
 import olbench
 
-RULES = ("perceptron", "pa1", "arow_diag", "arow_full", "scw_full", "sop_full", "kernel_pa1")
-LABEL = {"perceptron": "Perceptron", "pa1": "PA-I (C=1)", "arow_diag": "AROW diag (r=1)",
+RULES = ("perceptron", "pa1", "ogd", "arow_diag", "arow_full", "scw_full", "sop_full", "kernel_pa1")
+LABEL = {"perceptron": "Perceptron", "pa1": "PA-I (C=1)",
+         "ogd": "OGD (hinge, eta=0.1 constant)", "arow_diag": "AROW diag (r=1)",
          "arow_full": "AROW full (r=1)", "scw_full": "SCW-I full (C=1, eta=0.75)",
          "sop_full": "SOP full (a=1)", "kernel_pa1": "Kernel PA-I (C=1, Gaussian h=sqrt(d))"}
 FULL = ("arow_full", "scw_full", "sop_full")   # O(d^2) per round: run up to --full-max-d only
@@ -67,8 +72,9 @@ TARGET_SKLEARN = 3.0  # sklearn / olbench run >= 3
 TARGET_CHAIN = 0.6    # olbench run / 1-chain loop (olbench before blocked sums), d >= 100
 TARGET_FLOOR = 1.5    # olbench run / memory-bandwidth floor <= 1.5 at d = 1000
 TARGET_BLAS = 1.3     # full covariances: olbench run / BLAS-based numpy loop <= 1.3
-CHAIN = ("perceptron", "pa1", "arow_diag")   # the rules the 1-chain target is judged on
+CHAIN = ("perceptron", "pa1", "ogd", "arow_diag")   # the rules the 1-chain target is judged on
 ETA, C, R, A0 = 1.0, 1.0, 1.0, 1.0
+OGD_ETA = 0.1         # OGD's constant step on the hinge loss
 SCW_ETA = 0.75
 PHI = float(__import__("statistics").NormalDist().inv_cdf(SCW_ETA))   # SCW's phi = Phi^-1(eta)
 
@@ -97,6 +103,8 @@ def make_olbench(rule: str, d: int = 1):
         return olbench.make_learner("perceptron", eta=ETA)
     if rule == "pa1":
         return olbench.make_learner("pa", C=C, variant="pa1")
+    if rule == "ogd":
+        return olbench.make_learner("ogd", loss="hinge", eta=OGD_ETA, schedule="constant")
     if rule == "scw_full":
         return olbench.make_learner("scw", C=C, eta=SCW_ETA, a=A0)
     if rule == "sop_full":
@@ -181,6 +189,22 @@ def hand_pa1(X, y, C, w, margins, updated, blocked=True):
                 a = y[t] * min(C, loss / sq)
                 for j in range(d):
                     w[j] += a * X[t, j]
+            updated[t] = True
+        else:
+            updated[t] = False
+
+
+@numba.njit(cache=True, fastmath=False)
+def hand_ogd(X, y, eta, w, margins, updated, blocked=True):
+    """OGD on the hinge loss with a constant step: w += eta y x where y w.x < 1."""
+    n, d = X.shape
+    for t in range(n):
+        m = hdot(w, None, X[t], blocked)
+        margins[t] = m
+        if y[t] * m < 1.0:
+            a = eta * y[t]
+            for j in range(d):
+                w[j] += a * X[t, j]
             updated[t] = True
         else:
             updated[t] = False
@@ -346,6 +370,10 @@ def run_hand(rule: str, X, y, blocked: bool = True):
         start = time.perf_counter()
         hand_pa1(X, y, C, w, margins, updated, blocked)
         return time.perf_counter() - start, w, None
+    if rule == "ogd":
+        start = time.perf_counter()
+        hand_ogd(X, y, OGD_ETA, w, margins, updated, blocked)
+        return time.perf_counter() - start, w, None
     if rule == "arow_diag":
         diag = np.full(d, A0)
         start = time.perf_counter()
@@ -397,6 +425,11 @@ def run_numpy(rule: str, X, y):
                 sq = x @ x
                 if sq > 0.0:
                     w += (yt * min(C, loss / sq)) * x
+    elif rule == "ogd":
+        for t in range(n):
+            x, yt = X[t], y[t]
+            if yt * (w @ x) < 1.0:
+                w += (OGD_ETA * yt) * x
     elif rule == "arow_diag":
         diag = np.full(d, A0)
         for t in range(n):
@@ -459,6 +492,12 @@ def make_river(rule: str):
         return model
     if rule == "pa1":
         return linear_model.PAClassifier(C=C, mode=1, learn_intercept=False)
+    if rule == "ogd":
+        # plain SGD on the hinge loss with threshold 1 (river's Perceptron is the same model
+        # with threshold 0 and a step of 1)
+        return linear_model.LogisticRegression(optimizer=optim.SGD(OGD_ETA),
+                                               loss=optim.losses.Hinge(threshold=1.0),
+                                               l2=0.0, intercept_lr=0.0)
     return None  # river has no AROW, SOP or online kernel learner
 
 
@@ -483,6 +522,10 @@ def make_sklearn(rule: str):
     if rule == "pa1":
         return SGDClassifier(loss="hinge", penalty=None, learning_rate="pa1", eta0=C,
                              fit_intercept=False, shuffle=False, max_iter=1, tol=None)
+    if rule == "ogd":
+        return SGDClassifier(loss="hinge", penalty=None, learning_rate="constant",
+                             eta0=OGD_ETA, fit_intercept=False, shuffle=False, max_iter=1,
+                             tol=None)
     return None  # no AROW, SOP or online kernel PA in scikit-learn
 
 

@@ -16,12 +16,13 @@ import os
 
 import numba
 
-# numba leaves LLVM's SLP vectoriser off by default. The blocked sums of kernels/rows.py are
-# written for it: eight independent partial sums over consecutive entries, which it packs
-# into vector registers. It does not re-associate anything (fast-math stays off), so each
-# lane adds the same terms in the same order and results are bit-identical with it on or
-# off (tests/test_reductions.py checks this in a process with it off); only speed changes.
-# It applies to code compiled after this import; an explicit NUMBA_SLP_VECTORIZE wins.
+# numba leaves LLVM's SLP vectoriser off by default. olbench turns it on: it packs
+# independent scalar operations into vector registers, such as the eight partial sums of a
+# sparse row (dense rows are summed in explicit vector instructions, kernels/lanes.py), and
+# measured faster on the full-covariance rules. It does not re-associate anything (fast-math
+# stays off), so results are bit-identical with it on or off (tests/test_reductions.py);
+# only speed changes. It applies to code compiled after this import; an explicit
+# NUMBA_SLP_VECTORIZE wins.
 if "NUMBA_SLP_VECTORIZE" not in os.environ:
     numba.config.SLP_VECTORIZE = 1
 

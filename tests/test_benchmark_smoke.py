@@ -34,7 +34,7 @@ def test_throughput_smoke(capsys, monkeypatch, tmp_path):
         assert set(r.ns) == set(bench.COLUMNS)
         assert r.match["hand"].startswith("yes")
         assert r.match["numpy"] == "yes"
-        has_peer = r.rule in ("perceptron", "pa1")
+        has_peer = r.rule in ("perceptron", "pa1", "ogd")
         assert r.match["river"] == ("yes" if has_peer else "n/a")
         assert r.match["sklearn"] == ("yes" if has_peer else "n/a")
     out = capsys.readouterr().out

@@ -13,7 +13,7 @@ import pytest
 import scipy.sparse as sp
 
 import olbench
-from olbench.kernels import rows
+from olbench.kernels import lanes, rows
 
 
 def blocked_reference(terms: np.ndarray) -> float:
@@ -58,10 +58,26 @@ def test_sums_follow_the_documented_order_bit_for_bit(d):
 
 
 def test_the_sums_above_ran_with_the_slp_vectoriser_on():
-    """olbench turns on LLVM's SLP vectoriser (olbench/_jit.py), which packs the eight partial
-    sums into vector registers; the bit-for-bit test above then pins that it changes no
-    result. Were it off, that test would prove nothing about the vectorised code."""
+    """olbench turns on LLVM's SLP vectoriser (olbench/_jit.py), which may pack the sparse
+    rows' eight scalar partial sums into vector registers; the bit-for-bit test above then
+    pins that it changes no result. Were it off, that test would prove nothing about it."""
     assert numba.config.SLP_VECTORIZE or "NUMBA_SLP_VECTORIZE" in os.environ
+
+
+@pytest.mark.skipif(numba.config.DISABLE_JIT, reason="inspects compiled code")
+def test_contiguous_dense_rows_are_summed_in_vector_instructions():
+    """The dense path is kernels/lanes.py's explicit vector form (so the bit-for-bit test
+    above checks vector code), and a non-contiguous row falls back to the scalar sums with
+    the same result rather than failing to compile."""
+    rng = np.random.default_rng(3)
+    w, x, diag = (rng.standard_normal(101) * 10.0 ** rng.integers(-6, 6, 101) for _ in range(3))
+    expected = _dense(w, x, diag)
+    ir = "".join(_dense.inspect_llvm().values())
+    assert f"fmul <{lanes.WIDTH} x double>" in ir
+    assert f"fadd <{lanes.WIDTH} x double>" in ir
+    strided = [np.repeat(v, 2)[::2] for v in (w, x, diag)]
+    assert not strided[1].flags.c_contiguous
+    assert _dense(*strided) == expected
 
 
 def test_a_different_order_would_be_seen():

@@ -11,7 +11,11 @@ from __future__ import annotations
 
 import math
 
-from olbench._jit import inline
+from numba import types
+from numba.extending import overload
+
+from olbench._jit import inline, jit
+from olbench.kernels.lanes import LANES, lane_sum, packable
 
 
 # ----------------------------------------------------------------------------- reductions
@@ -32,9 +36,21 @@ def _term(a, idx, val, b, k):
 def _blocked_sum(a, idx, val, b):
     """sum_k _term(a, idx, val, b, k) in eight partial sums (see above)."""
     n = val.shape[0]
+    k = n - n % LANES
+    rest = 0.0
+    while k < n:
+        rest += _term(a, idx, val, b, k)
+        k += 1
+    if idx is None:
+        return _dense_blocks(a, val, b) + rest
+    return _blocks(a, idx, val, b) + rest
+
+
+def _blocks_source(a, idx, val, b):
+    """The full blocks of eight: eight scalar partial sums, combined pairwise."""
     s0 = s1 = s2 = s3 = s4 = s5 = s6 = s7 = 0.0
     k = 0
-    while k + 8 <= n:
+    while k + LANES <= val.shape[0]:
         s0 += _term(a, idx, val, b, k)
         s1 += _term(a, idx, val, b, k + 1)
         s2 += _term(a, idx, val, b, k + 2)
@@ -43,12 +59,29 @@ def _blocked_sum(a, idx, val, b):
         s5 += _term(a, idx, val, b, k + 5)
         s6 += _term(a, idx, val, b, k + 6)
         s7 += _term(a, idx, val, b, k + 7)
-        k += 8
-    rest = 0.0
-    while k < n:
-        rest += _term(a, idx, val, b, k)
-        k += 1
-    return (((s0 + s1) + (s2 + s3)) + ((s4 + s5) + (s6 + s7))) + rest
+        k += LANES
+    return ((s0 + s1) + (s2 + s3)) + ((s4 + s5) + (s6 + s7))
+
+
+_blocks = inline(_blocks_source)
+# called, not inlined, from the overload below: numba's SSA pass mis-scopes this loop's
+# variables when it is inlined through an overload (NumbaIRAssumptionWarning)
+_blocks_outlined = jit(_blocks_source)
+
+
+def _dense_blocks(a, val, b):
+    """The full blocks of a dense row. Compiled, contiguous rows take the vector form of
+    kernels/lanes.py: the same sums bit for bit, vectorised whatever code surrounds them."""
+    return _blocks(a, None, val, b)
+
+
+@overload(_dense_blocks, inline="always", jit_options={"fastmath": False})
+def _dense_blocks_compiled(a, val, b):
+    if packable(a, val, b):
+        return lambda a, val, b: lane_sum(a, val, b)
+    if isinstance(b, types.NoneType):  # a literal None, so that `b is None` is pruned
+        return lambda a, val, b: _blocks_outlined(a, None, val, None)
+    return lambda a, val, b: _blocks_outlined(a, None, val, b)
 
 
 @inline
@@ -177,9 +210,18 @@ def full_step(w, A, sigma_x, a, beta):
 
 @inline
 def diag_step(w, diag, a, beta, idx, val):
-    """The same step on a diagonal covariance, keeping the diagonal of the downdate ("drop")."""
-    diag_axpy(w, a, diag, idx, val)
-    diag_downdate(diag, beta, idx, val)
+    """The same step on a diagonal covariance, keeping the diagonal of the downdate ("drop").
+    A dense row takes both in one pass (each entry's two updates read the old diag[j], as
+    in two passes: the same numbers, half the memory traffic); a sparse row keeps two passes,
+    so that a repeated column index reads the old diagonal as it does densely."""
+    if idx is None:
+        for j in range(val.shape[0]):
+            dx = diag[j] * val[j]
+            w[j] += a * diag[j] * val[j]
+            diag[j] -= beta * dx * dx
+    else:
+        diag_axpy(w, a, diag, idx, val)
+        diag_downdate(diag, beta, idx, val)
 
 
 @inline

@@ -1,0 +1,97 @@
+"""The eight partial sums of a dense blocked reduction, written as vector instructions.
+
+:func:`rows._blocked_sum` defines the order of every sum over a row: partial sum i takes
+terms i, i + 8, i + 16, ... of the full blocks of eight, the eight are combined pairwise,
+then the remainder is added. Written as eight scalar accumulators, that order leaves it to
+LLVM's SLP vectoriser whether the eight additions of a block become vector additions, and its
+choice depends on the code around the sum: in a hand-written Perceptron loop it packs them
+into one 8-lane register, inside olbench's generic loop (an early exit, an inlined rule that
+returns a flag) into pairs of lanes with shuffles, 1.5x slower at d = 100 (benchmarks/README).
+
+:func:`lane_sum` emits the vector form directly: the eight partial sums are the lanes of
+vector accumulators (``WIDTH`` lanes each), every term is one ``fmul`` (two for three
+factors, in the scalar order), every block one ``fadd`` per vector. Without fast-math flags
+LLVM may neither re-associate nor contract these into FMAs, so each lane adds the same
+rounded terms in the same order as the scalar code: the results are bit-identical
+(tests/test_reductions.py); only the instructions differ. Where vectors are narrower than
+``WIDTH`` (SSE only), LLVM splits them, which is the same arithmetic.
+
+Only contiguous dense rows take this path (the ``C`` layout is known when a loop is compiled);
+sparse rows gather through their indices and keep the scalar form.
+"""
+
+from __future__ import annotations
+
+from llvmlite import ir
+from numba import types
+from numba.core import cgutils
+from numba.extending import intrinsic
+
+LANES = 8
+
+#: Lanes per vector instruction: each block of eight is held in two 4-wide halves (the same
+#: lanes, so the same sums). Measured on an AVX-512 Xeon (benchmarks/README): AROW diagonal
+#: at d = 100 took 95-102 ns a round with halves, 107-111 ns with one 8-wide vector; the
+#: Perceptron at d = 1000 took 624-633 ns with halves, 550-572 ns with 8-wide. Rows of tens
+#: to hundreds of features are the common case, so halves it is; choosing per row length
+#: in the loop made short rows slower (83 against 68 ns, Perceptron d = 100).
+WIDTH = 4
+
+
+def _is_contiguous_f8(ty) -> bool:
+    return (isinstance(ty, types.Array) and ty.ndim == 1 and ty.layout == "C"
+            and ty.dtype == types.float64)
+
+
+def packable(a, val, b) -> bool:
+    """Whether the typed arguments of a dense sum can take :func:`lane_sum` (compile time)."""
+    return (_is_contiguous_f8(a) and _is_contiguous_f8(val)
+            and (b is None or isinstance(b, types.NoneType) or _is_contiguous_f8(b)))
+
+
+def _sum_lanes(builder, data, n, width):
+    """IR for the combined eight partial sums, each block of eight held in LANES / width
+    vectors of ``width`` lanes; ``data`` are the factors' float64 pointers."""
+    vector = ir.VectorType(ir.DoubleType(), width)
+    full = builder.and_(n, ir.Constant(n.type, -LANES))
+    parts = [cgutils.alloca_once_value(builder, ir.Constant(vector, None))
+             for _ in range(LANES // width)]
+
+    def load(pointer, k):
+        address = builder.bitcast(builder.gep(pointer, [k]), vector.as_pointer())
+        return builder.load(address, align=8)
+
+    zero, step = ir.Constant(n.type, 0), ir.Constant(n.type, LANES)
+    with cgutils.for_range_slice(builder, zero, full, step) as (k, _):
+        for i, part in enumerate(parts):
+            at = builder.add(k, ir.Constant(n.type, i * width))
+            term = builder.fmul(load(data[0], at), load(data[1], at))
+            for factor in data[2:]:
+                term = builder.fmul(term, load(factor, at))
+            builder.store(builder.fadd(builder.load(part), term), part)
+
+    s = [builder.extract_element(builder.load(part), ir.Constant(ir.IntType(32), i))
+         for part in parts for i in range(width)]
+    pair = builder.fadd
+    return pair(pair(pair(s[0], s[1]), pair(s[2], s[3])),
+                pair(pair(s[4], s[5]), pair(s[6], s[7])))
+
+
+@intrinsic
+def lane_sum(typingctx, a, val, b):
+    """The combined partial sums ((s0 + s1) + (s2 + s3)) + ((s4 + s5) + (s6 + s7)) of
+    a[k] * val[k] (* b[k]) over the first len(val) - len(val) % 8 entries; the caller adds
+    the remainder. ``a``, ``val`` and ``b`` (or None) are contiguous float64 vectors, ``a``
+    and ``b`` at least as long as ``val``."""
+    if not packable(a, val, b):
+        return None
+    has_b = not isinstance(b, types.NoneType)
+
+    def codegen(context, builder, signature, args):
+        arrays = [context.make_array(ty)(context, builder, value)
+                  for ty, value in zip(signature.args[:2 + has_b], args)]
+        data = [array.data for array in arrays]
+        n = builder.extract_value(arrays[1].shape, 0)
+        return _sum_lanes(builder, data, n, WIDTH)
+
+    return types.float64(a, val, b), codegen
