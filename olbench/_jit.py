@@ -31,5 +31,9 @@ JIT_OPTIONS = dict(cache=True, fastmath=False, nogil=True)
 #: A compiled loop or entry point called from Python.
 jit = numba.njit(**JIT_OPTIONS)
 
+#: A compiled loop that allocates no arrays, built without numba's runtime (NRT): it then
+#: keeps no reference counts, which cost atomic operations on every round (kernels/loop.py).
+jit_without_runtime = numba.njit(_nrt=False, **JIT_OPTIONS)
+
 #: A small compiled function inlined into its callers (helpers, predict/update rules).
 inline = numba.njit(inline="always", **JIT_OPTIONS)

@@ -105,3 +105,27 @@ def test_a_csr_run_does_not_copy_its_rows():
     # of the rows would add their 12 bytes per non-zero (4.8 MB here)
     assert peak < 0.5 * (X.data.nbytes + X.indices.nbytes), peak
     assert trace.n == n
+
+
+@pytest.mark.skipif(numba.config.DISABLE_JIT, reason="inspects compiled code")
+def test_loops_of_rules_that_allocate_nothing_keep_no_reference_counts():
+    """kernels/loop.py builds such loops without numba's runtime: no atomic reference count
+    per round (OGD's loop had three increments a round with it). Rules that allocate
+    (kernel RLS, ONS) keep the runtime, and still run."""
+    from olbench.kernels import kernel_rls, ogd, perceptron
+
+    rng = np.random.default_rng(4)
+    X, y = rng.standard_normal((50, 6)), np.where(rng.random(50) < 0.5, -1.0, 1.0)
+    for name, kwargs, kernel in [("perceptron", {}, perceptron.KERNEL),
+                                 ("ogd", dict(loss="hinge"), ogd.KERNELS["hinge"])]:
+        olbench.run(olbench.make_learner(name, **kwargs), X, y)
+        loop = kernel.run_dense
+        assert loop.targetoptions.get("_nrt") is False, name
+        # the same loop compiled afresh (numba does not inspect code loaded from its cache)
+        fresh = numba.njit(**{**loop.targetoptions, "cache": False})(loop.py_func)
+        fresh.compile(loop.signatures[0])
+        ir = fresh.inspect_llvm(loop.signatures[0])
+        assert "NRT_incref" not in ir and "NRT_decref" not in ir, name
+    assert kernel_rls.KERNEL.run_dense.targetoptions.get("_nrt", True) is not False
+    trace = olbench.run(olbench.make_learner("kernel_rls"), X, X @ np.arange(6.0))
+    assert trace.n == 50

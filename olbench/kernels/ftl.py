@@ -73,4 +73,4 @@ def update(params, idx, val, y, margin, w, A, s):
     return True
 
 
-KERNEL = make_kernel("ftl", oco_predict, update)
+KERNEL = make_kernel("ftl", oco_predict, update, allocates=True)  # sorts

@@ -61,4 +61,4 @@ def update(params, idx, val, y, margin, w, A, s):
     return True
 
 
-KERNEL = make_kernel("kernel_rls", expansion, update)
+KERNEL = make_kernel("kernel_rls", expansion, update, allocates=True)

@@ -136,4 +136,4 @@ def update(params, idx, val, y, margin, w, A, s):
     return True
 
 
-KERNEL = make_kernel("ons", oco_predict, update)
+KERNEL = make_kernel("ons", oco_predict, update, allocates=True)
