@@ -122,7 +122,8 @@ def test_loops_of_rules_that_allocate_nothing_keep_no_reference_counts():
         loop = kernel.run_dense
         assert loop.targetoptions.get("_nrt") is False, name
         # the same loop compiled afresh (numba does not inspect code loaded from its cache)
-        fresh = numba.njit(**{**loop.targetoptions, "cache": False})(loop.py_func)
+        options = {k: v for k, v in loop.targetoptions.items() if k != "nopython"}
+        fresh = numba.njit(**{**options, "cache": False})(loop.py_func)
         fresh.compile(loop.signatures[0])
         ir = fresh.inspect_llvm(loop.signatures[0])
         assert "NRT_incref" not in ir and "NRT_decref" not in ir, name
