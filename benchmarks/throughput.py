@@ -162,12 +162,14 @@ def run_dot_pass(X) -> float:
 
 
 @numba.njit(cache=True, fastmath=False)
-def hand_perceptron(X, y, eta, w, margins, updated, blocked=True):
+def hand_perceptron(X, y, eta, w, margins, updated, blocked=True, hinge=False):
+    """w += eta y x on a mistake (y w.x <= 0); with ``hinge``, where y w.x < 1: OGD on the
+    hinge loss with a constant step."""
     n, d = X.shape
     for t in range(n):
         m = hdot(w, None, X[t], blocked)
         margins[t] = m
-        if y[t] * m <= 0.0:
+        if (y[t] * m < 1.0) if hinge else (y[t] * m <= 0.0):
             a = eta * y[t]
             for j in range(d):
                 w[j] += a * X[t, j]
@@ -189,22 +191,6 @@ def hand_pa1(X, y, C, w, margins, updated, blocked=True):
                 a = y[t] * min(C, loss / sq)
                 for j in range(d):
                     w[j] += a * X[t, j]
-            updated[t] = True
-        else:
-            updated[t] = False
-
-
-@numba.njit(cache=True, fastmath=False)
-def hand_ogd(X, y, eta, w, margins, updated, blocked=True):
-    """OGD on the hinge loss with a constant step: w += eta y x where y w.x < 1."""
-    n, d = X.shape
-    for t in range(n):
-        m = hdot(w, None, X[t], blocked)
-        margins[t] = m
-        if y[t] * m < 1.0:
-            a = eta * y[t]
-            for j in range(d):
-                w[j] += a * X[t, j]
             updated[t] = True
         else:
             updated[t] = False
@@ -372,7 +358,7 @@ def run_hand(rule: str, X, y, blocked: bool = True):
         return time.perf_counter() - start, w, None
     if rule == "ogd":
         start = time.perf_counter()
-        hand_ogd(X, y, OGD_ETA, w, margins, updated, blocked)
+        hand_perceptron(X, y, OGD_ETA, w, margins, updated, blocked, hinge=True)
         return time.perf_counter() - start, w, None
     if rule == "arow_diag":
         diag = np.full(d, A0)
