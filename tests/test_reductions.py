@@ -110,8 +110,8 @@ def test_a_csr_run_does_not_copy_its_rows():
 @pytest.mark.skipif(numba.config.DISABLE_JIT, reason="inspects compiled code")
 def test_loops_of_rules_that_allocate_nothing_keep_no_reference_counts():
     """kernels/loop.py builds such loops without numba's runtime: no atomic reference count
-    per round (OGD's loop had three increments a round with it). Rules that allocate
-    (kernel RLS, ONS) keep the runtime, and still run."""
+    per round (OGD's loop had three increments a round with it). Rules that allocate or sort
+    (kernel RLS, ONS, FTL, FTRL) keep the runtime; kernel RLS is run here."""
     from olbench.kernels import kernel_rls, ogd, perceptron
 
     rng = np.random.default_rng(4)

@@ -46,16 +46,16 @@ def _is_contiguous_f8(ty) -> bool:
 def packable(a, val, b) -> bool:
     """Whether the typed arguments of a dense sum can take :func:`lane_sum` (compile time)."""
     return (_is_contiguous_f8(a) and _is_contiguous_f8(val)
-            and (b is None or isinstance(b, types.NoneType) or _is_contiguous_f8(b)))
+            and (isinstance(b, types.NoneType) or _is_contiguous_f8(b)))
 
 
-def _sum_lanes(builder, data, n, width):
-    """IR for the combined eight partial sums, each block of eight held in LANES / width
-    vectors of ``width`` lanes; ``data`` are the factors' float64 pointers."""
-    vector = ir.VectorType(ir.DoubleType(), width)
+def _sum_lanes(builder, data, n):
+    """IR for the combined eight partial sums, each block of eight held in LANES / WIDTH
+    vectors of WIDTH lanes; ``data`` are the factors' float64 pointers."""
+    vector = ir.VectorType(ir.DoubleType(), WIDTH)
     full = builder.and_(n, ir.Constant(n.type, -LANES))
     parts = [cgutils.alloca_once_value(builder, ir.Constant(vector, None))
-             for _ in range(LANES // width)]
+             for _ in range(LANES // WIDTH)]
 
     def load(pointer, k):
         address = builder.bitcast(builder.gep(pointer, [k]), vector.as_pointer())
@@ -64,14 +64,14 @@ def _sum_lanes(builder, data, n, width):
     zero, step = ir.Constant(n.type, 0), ir.Constant(n.type, LANES)
     with cgutils.for_range_slice(builder, zero, full, step) as (k, _):
         for i, part in enumerate(parts):
-            at = builder.add(k, ir.Constant(n.type, i * width))
+            at = builder.add(k, ir.Constant(n.type, i * WIDTH))
             term = builder.fmul(load(data[0], at), load(data[1], at))
             for factor in data[2:]:
                 term = builder.fmul(term, load(factor, at))
             builder.store(builder.fadd(builder.load(part), term), part)
 
     s = [builder.extract_element(builder.load(part), ir.Constant(ir.IntType(32), i))
-         for part in parts for i in range(width)]
+         for part in parts for i in range(WIDTH)]
     pair = builder.fadd
     return pair(pair(pair(s[0], s[1]), pair(s[2], s[3])),
                 pair(pair(s[4], s[5]), pair(s[6], s[7])))
@@ -92,6 +92,6 @@ def lane_sum(typingctx, a, val, b):
                   for ty, value in zip(signature.args[:2 + has_b], args)]
         data = [array.data for array in arrays]
         n = builder.extract_value(arrays[1].shape, 0)
-        return _sum_lanes(builder, data, n, WIDTH)
+        return _sum_lanes(builder, data, n)
 
     return types.float64(a, val, b), codegen
