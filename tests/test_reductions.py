@@ -130,3 +130,95 @@ def test_loops_of_rules_that_allocate_nothing_keep_no_reference_counts():
     assert kernel_rls.KERNEL.run_dense.targetoptions.get("_nrt", True) is not False
     trace = olbench.run(olbench.make_learner("kernel_rls"), X, X @ np.arange(6.0))
     assert trace.n == 50
+
+
+# ----------------------------------------------------------------------------- full matrices
+def matvec_reference(L: np.ndarray, x: np.ndarray) -> list[float]:
+    """rows.symmetric_matvec's documented order on a dense x, in plain Python floats: for
+    each row i, x_i L[i, j] is added to out[j] for j < i, then out[i] is the blocked sum of
+    L[i, k] x_k over k up to i + 1 rounded up to a multiple of eight (zeros beyond i)."""
+    d = x.size
+    out = [0.0] * d
+    for i in range(d):
+        for j in range(i):
+            out[j] += float(x[i]) * float(L[i, j])
+        end = min(d, (i + 8) // 8 * 8)
+        out[i] = blocked_reference(L[i, :end] * x[:end])
+    return out
+
+
+def sparse_matvec_reference(L, idx, val) -> list[float]:
+    """The sparse order: sum of x_i M[i] over the stored entries, M[i] read as L[i, :i + 1]
+    and the column L[i + 1:, i]."""
+    d = L.shape[1]
+    out = [0.0] * d
+    for i, a in zip(idx.tolist(), val.tolist()):
+        for j in range(d):
+            out[j] += a * float(L[i, j] if j <= i else L[j, i])
+    return out
+
+
+@numba.njit
+def _matvec(M, idx, val):
+    out = M[M.shape[1]]
+    rows.symmetric_matvec(M, idx, val, out)
+    return out.copy()
+
+
+def _triangle(d, rng):
+    """A lower triangle with magnitudes over 12 orders (any other order rounds differently),
+    zeros above the diagonal, and the scratch row below it."""
+    L = np.tril(rng.standard_normal((d, d)) * 10.0 ** rng.integers(-6, 6, (d, d)))
+    return np.vstack([L, np.full(d, np.nan)])   # the scratch row's old values must not leak
+
+
+@pytest.mark.parametrize("d", [1, 7, 8, 9, 17, 64, 101])
+def test_symmetric_matvec_follows_the_documented_order_bit_for_bit(d):
+    rng = np.random.default_rng(d)
+    M = _triangle(d, rng)
+    x = rng.standard_normal(d) * 10.0 ** rng.integers(-6, 6, d)
+    assert _matvec(M, None, x).tolist() == matvec_reference(M[:d], x)
+    full = np.tril(M[:d]) + np.tril(M[:d], -1).T
+    np.testing.assert_allclose(_matvec(M, None, x), full @ x,
+                               rtol=1e-12, atol=1e-12 * np.abs(full).max() * np.abs(x).max())
+    idx = np.sort(rng.choice(d, max(1, d // 3), replace=False)).astype(np.int32)
+    assert (_matvec(M, idx, x[idx]).tolist()
+            == sparse_matvec_reference(M[:d], idx, x[idx]))
+
+
+@pytest.mark.skipif(numba.config.DISABLE_JIT, reason="inspects compiled code")
+def test_symmetric_matvec_reads_each_row_once_in_vector_instructions():
+    """Dense rows of a contiguous triangle take lanes.lane_dot_axpy (the dot and the axpy in
+    one vector pass); a strided triangle falls back to scalar code with the same numbers."""
+    rng = np.random.default_rng(5)
+    M = _triangle(37, rng)
+    x = rng.standard_normal(37)
+    expected = _matvec(M, None, x)
+    ir = "".join(_matvec.inspect_llvm().values())
+    assert f"fmul <{lanes.WIDTH} x double>" in ir and f"fadd <{lanes.WIDTH} x double>" in ir
+    strided = np.repeat(M, 2, axis=1)[:, ::2]
+    assert not strided[0].flags.c_contiguous
+    assert np.array_equal(_matvec(strided, None, x), expected)
+
+
+FULL_MATRIX = [("arow", {}), ("arow_regression", {}), ("cw", {}), ("scw", {}), ("scw2", {}),
+               ("nherd", {}), ("narow", {}), ("iellip", {}), ("sop", {})]
+
+
+@pytest.mark.parametrize("key,params", FULL_MATRIX, ids=[k for k, _ in FULL_MATRIX])
+def test_full_matrices_keep_one_triangle_and_export_the_whole(key, params, as_format):
+    """The rules never write right of the diagonal (it stays zero, which the padded dots
+    rely on); the exported matrix is the symmetric one the naive twins compute."""
+    from conftest import make_data
+
+    learner = olbench.make_learner(key, **params)
+    X, y = make_data(learner.task, 3, d=11)
+    trace = olbench.run(learner, as_format(X), y)
+    assert trace.updated.sum() >= 5
+    d = X.shape[1]
+    kept = learner.state_.A[:d]
+    assert not np.triu(kept, 1).any()
+    assert np.array_equal(trace.state["A"], trace.state["A"].T)
+    assert np.array_equal(np.tril(trace.state["A"]), kept)
+    if hasattr(learner, "covariance_"):
+        assert np.array_equal(learner.covariance_, trace.state["A"])

@@ -31,7 +31,7 @@ def update(params, idx, val, y, margin, w, A, s):
         d = w.shape[0]
         scale = 1.0 - c
         for i in range(d):
-            for j in range(d):
+            for j in range(i + 1):       # the lower triangle: all of Sigma that is kept
                 A[i, j] = A[i, j] / scale
     return True
 

@@ -49,26 +49,40 @@ def packable(a, val, b) -> bool:
             and (isinstance(b, types.NoneType) or _is_contiguous_f8(b)))
 
 
-def _sum_lanes(builder, data, n):
+def _sum_lanes(builder, data, n, axpy=None):
     """IR for the combined eight partial sums, each block of eight held in LANES / WIDTH
-    vectors of WIDTH lanes; ``data`` are the factors' float64 pointers."""
+    vectors of WIDTH lanes; ``data`` are the factors' float64 pointers. With ``axpy`` =
+    (pointer to out, scale), the same pass also does out[k] += scale * first factor[k]."""
     vector = ir.VectorType(ir.DoubleType(), WIDTH)
     full = builder.and_(n, ir.Constant(n.type, -LANES))
     parts = [cgutils.alloca_once_value(builder, ir.Constant(vector, None))
              for _ in range(LANES // WIDTH)]
 
+    def address(pointer, k):
+        return builder.bitcast(builder.gep(pointer, [k]), vector.as_pointer())
+
     def load(pointer, k):
-        address = builder.bitcast(builder.gep(pointer, [k]), vector.as_pointer())
-        return builder.load(address, align=8)
+        return builder.load(address(pointer, k), align=8)
+
+    if axpy is not None:
+        out, scalar = axpy
+        scale = ir.Constant(vector, None)
+        for i in range(WIDTH):
+            scale = builder.insert_element(scale, scalar, ir.Constant(ir.IntType(32), i))
 
     zero, step = ir.Constant(n.type, 0), ir.Constant(n.type, LANES)
     with cgutils.for_range_slice(builder, zero, full, step) as (k, _):
         for i, part in enumerate(parts):
             at = builder.add(k, ir.Constant(n.type, i * WIDTH))
-            term = builder.fmul(load(data[0], at), load(data[1], at))
+            first = load(data[0], at)
+            term = builder.fmul(first, load(data[1], at))
             for factor in data[2:]:
                 term = builder.fmul(term, load(factor, at))
             builder.store(builder.fadd(builder.load(part), term), part)
+            if axpy is not None:
+                target = address(out, at)
+                builder.store(builder.fadd(builder.load(target, align=8),
+                                           builder.fmul(scale, first)), target, align=8)
 
     s = [builder.extract_element(builder.load(part), ir.Constant(ir.IntType(32), i))
          for part in parts for i in range(WIDTH)]
@@ -95,3 +109,22 @@ def lane_sum(typingctx, a, val, b):
         return _sum_lanes(builder, data, n)
 
     return types.float64(a, val, b), codegen
+
+
+@intrinsic
+def lane_dot_axpy(typingctx, a, val, out, scale):
+    """:func:`lane_sum` of a[k] * val[k], and in the same pass out[k] += scale * a[k] for the
+    same k (the full blocks of eight of ``val``): one read of ``a`` for a dot and an axpy,
+    as a symmetric mat-vec on one triangle needs of each row (rows.symmetric_matvec)."""
+    if not (packable(a, val, out) and isinstance(scale, types.Float)):
+        return None
+
+    def codegen(context, builder, signature, args):
+        arrays = [context.make_array(ty)(context, builder, value)
+                  for ty, value in zip(signature.args[:3], args[:3])]
+        n = builder.extract_value(arrays[1].shape, 0)
+        scale_value = context.cast(builder, args[3], signature.args[3], types.float64)
+        return _sum_lanes(builder, [arrays[0].data, arrays[1].data], n,
+                          axpy=(arrays[2].data, scale_value))
+
+    return types.float64(a, val, out, scale), codegen

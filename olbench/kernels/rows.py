@@ -15,7 +15,7 @@ from numba import types
 from numba.extending import overload
 
 from olbench._jit import inline, jit
-from olbench.kernels.lanes import LANES, lane_sum, packable
+from olbench.kernels.lanes import LANES, lane_dot_axpy, lane_sum, packable
 
 
 # ----------------------------------------------------------------------------- reductions
@@ -84,6 +84,32 @@ def _dense_blocks_compiled(a, val, b):
     return lambda a, val, b: _blocks_outlined(a, None, val, b)
 
 
+def _row_dot_axpy_source(row, x, out, a):
+    """The full blocks of eight of row . x (as _blocks), and out[k] += a row[k] over the same
+    columns k, in one pass over the row."""
+    s = _blocks_outlined(row, None, x, None)
+    for k in range(x.shape[0] - x.shape[0] % LANES):
+        out[k] += a * row[k]
+    return s
+
+
+_row_dot_axpy = inline(_row_dot_axpy_source)
+_row_dot_axpy_outlined = jit(_row_dot_axpy_source)
+
+
+def _dense_row_dot_axpy(row, x, out, a):
+    """_row_dot_axpy; compiled, contiguous rows take kernels/lanes.py's one-pass vector form
+    (the same numbers)."""
+    return _row_dot_axpy(row, x, out, a)
+
+
+@overload(_dense_row_dot_axpy, inline="always", jit_options={"fastmath": False})
+def _dense_row_dot_axpy_compiled(row, x, out, a):
+    if packable(row, x, out):
+        return lambda row, x, out, a: lane_dot_axpy(row, x, out, a)
+    return lambda row, x, out, a: _row_dot_axpy_outlined(row, x, out, a)
+
+
 @inline
 def dot(w, idx, val):
     """w . x"""
@@ -145,33 +171,57 @@ def diag_downdate(diag, beta, idx, val):
             diag[i] -= beta * dx * dx
 
 
+# ----------------------------------------------------------------------------- full matrices
+# A symmetric d x d matrix (a covariance, its inverse) is kept as its lower triangle: row i
+# holds M[i, :i + 1], and the entries right of the diagonal stay zero (they start so, and
+# nothing writes them). The mat-vec and the rank-one downdate then touch half the matrix, as
+# BLAS's dsymv/dsyr do, instead of the full square. Learners export the whole matrix
+# (learners.base.symmetric).
 @inline
 def symmetric_matvec(M, idx, val, out):
-    """out = M x for a symmetric M, as the sum of rows x_i M[i] (so a sparse x touches only
-    its nnz rows, and dense and sparse rows add the same terms in the same order). 2-D
-    indexing, not row views: numba vectorises it (measured 1.6x faster at d = 100)."""
-    out[:] = 0.0
+    """out = M x for a symmetric M kept as its lower triangle (see above).
+
+    Dense x, one pass over the triangle (as BLAS's dsymv): row i's entries left of the
+    diagonal are M[j, i] for j < i, which add x_i M[i, j] to out[j]; then the blocked dot of
+    the row with x is all of out[i] that rows 0..i give, and rows below add to it in their
+    turn. So out[j] = (blocked sum of M[j, k] x_k over k <= j) + x_{j+1} M[j+1, j] + ... +
+    x_{d-1} M[d-1, j], in that order. The dot runs on to the next multiple of eight columns
+    (or d), over zeros, so that it has no remainder: each term lands in the lane it would
+    have anyway, and adding zeros changes no sum. Sparse x: the sum of x_i M[i] over its stored
+    entries in stored order, each row M[i] read as M[i, :i + 1] and the column M[i+1:, i]
+    below the diagonal (a sparse x touches only the rows and columns of its non-zeros)."""
     if idx is None:
-        for i in range(val.shape[0]):
+        n = val.shape[0]
+        for i in range(n):
             a = val[i]
-            if a != 0.0:
-                for j in range(out.shape[0]):
-                    out[j] += a * M[i, j]
+            end = min(n, (i + LANES) & -LANES)   # i + 1, up to a multiple of 8 (or n)
+            full = end - end % LANES
+            # one pass over the row's full blocks for both the dot and the axpy; the axpy
+            # also adds a * 0 to out[i:full], which the rows i.. then overwrite
+            blocks = _dense_row_dot_axpy(M[i], val[:full], out, a)
+            rest = 0.0
+            for k in range(full, end):
+                rest += M[i, k] * val[k]
+            for k in range(full, i):
+                out[k] += a * M[i, k]
+            out[i] = blocks + rest
     else:
+        out[:] = 0.0
         for k in range(idx.shape[0]):
             a = val[k]
             i = idx[k]
-            for j in range(out.shape[0]):
+            for j in range(i + 1):
                 out[j] += a * M[i, j]
+            for j in range(i + 1, out.shape[0]):
+                out[j] += a * M[j, i]
 
 
 @inline
 def rank_one_downdate(M, beta, v):
-    """M -= beta v v'"""
-    n = v.shape[0]
-    for i in range(n):
+    """M -= beta v v' on the lower triangle (the part symmetric_matvec reads)."""
+    for i in range(v.shape[0]):
         bi = beta * v[i]
-        for j in range(n):
+        for j in range(i + 1):
             M[i, j] -= bi * v[j]
 
 
@@ -193,8 +243,8 @@ def diag_project(diag, c, squared, idx, val):
 
 @inline
 def full_sigma_x(A, idx, val):
-    """(Sigma x, x' Sigma x) for a full covariance kept as AROW keeps it: ``A[:d]`` = Sigma and
-    ``A[d]`` scratch, which receives Sigma x (so nothing is allocated per row)."""
+    """(Sigma x, x' Sigma x) for a full covariance kept as AROW keeps it: ``A[:d]`` = Sigma (its
+    lower triangle) and ``A[d]`` scratch, which receives Sigma x (nothing is allocated per row)."""
     sigma_x = A[A.shape[1]]
     symmetric_matvec(A, idx, val, sigma_x)
     return sigma_x, dot(sigma_x, idx, val)

@@ -46,6 +46,17 @@ class State(NamedTuple):
         return State(self.w.copy(), self.A.copy(), self.s.copy())
 
 
+def symmetric(lower: np.ndarray) -> np.ndarray:
+    """The whole symmetric matrix of which the compiled rules keep the lower triangle
+    (``olbench.kernels.rows``: the entries right of the diagonal are stale there).
+
+    >>> symmetric(np.array([[1.0, 9.0], [2.0, 3.0]])).tolist()
+    [[1.0, 2.0], [2.0, 3.0]]
+    """
+    full = np.tril(lower)
+    return full + np.tril(full, -1).T
+
+
 def vector_state(d: int, n_scalars: int = 1) -> State:
     """State of a learner whose only memory is a weight vector w0 = 0 (and counters)."""
     return State(np.zeros(d), np.zeros((0, d)), np.zeros(n_scalars))
@@ -214,8 +225,9 @@ class OCOLearner(Learner):
 class CovarianceLearner(Learner):
     """Base of the learners that keep a Gaussian N(mu, Sigma) over weight vectors (AROW, CW,
     SCW, NHERD, NAROW, IELLIP): mu in ``w``, Sigma = a I at the start (hyper-parameter ``a``),
-    kept whole in ``A[:d]`` with a scratch row ``A[d]`` for Sigma x (see
-    :mod:`olbench.kernels.arow`), or as its diagonal in ``A[0]`` when ``diagonal`` is true."""
+    kept in ``A[:d]`` (its lower triangle; exported whole) with a scratch row ``A[d]`` for
+    Sigma x (see :mod:`olbench.kernels.arow`), or as its diagonal in ``A[0]`` when
+    ``diagonal`` is true."""
 
     diagonal: bool = False   # for the learners without a diagonal form
 
@@ -228,14 +240,14 @@ class CovarianceLearner(Learner):
     def export_state(self):
         state = super().export_state()
         if not self.diagonal:
-            state["A"] = state["A"][:-1]   # drop the scratch row
+            state["A"] = symmetric(state["A"][:-1])   # drop the scratch row
         return state
 
     @property
     def covariance_(self) -> np.ndarray:
         """Sigma (full), or its diagonal as a vector (``diagonal=True``)."""
         A = self.state_.A
-        return A[0].copy() if self.diagonal else A[:-1].copy()
+        return A[0].copy() if self.diagonal else symmetric(A[:-1])
 
 
 def _as_row(x: Any):

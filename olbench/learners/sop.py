@@ -7,7 +7,7 @@ import numpy as np
 from olbench.bounds import SOP_MISTAKES
 from olbench.component import Interval, OneOf
 from olbench.kernels import sop as rule
-from olbench.learners.base import Learner, State
+from olbench.learners.base import Learner, State, symmetric
 
 
 class SOP(Learner, key="sop"):
@@ -58,5 +58,5 @@ class SOP(Learner, key="sop"):
 
     def export_state(self):
         state = super().export_state()
-        state["A"] = state["A"][:-1]
+        state["A"] = symmetric(state["A"][:-1])   # drop the scratch row
         return state
