@@ -222,3 +222,25 @@ def test_full_matrices_keep_one_triangle_and_export_the_whole(key, params, as_fo
     assert np.array_equal(np.tril(trace.state["A"]), kept)
     if hasattr(learner, "covariance_"):
         assert np.array_equal(learner.covariance_, trace.state["A"])
+
+
+@numba.njit
+def _dot_and_quad(w, diag, idx, val):
+    return rows.dot_and_diag_quad(w, diag, idx, val)
+
+
+@pytest.mark.parametrize("d", [1, 7, 8, 9, 64, 101])
+def test_dot_and_quad_in_one_pass_equal_the_two_sums_bit_for_bit(d):
+    """AROW's diagonal predict reads a row once for w.x and x'Dx: each still in its own
+    documented order, dense (vector form, and a strided row's fallback) and sparse."""
+    rng = np.random.default_rng(d + 100)
+    w, x, diag = (rng.standard_normal(d) * 10.0 ** rng.integers(-6, 6, d) for _ in range(3))
+    expected = (blocked_reference(w * x), blocked_reference(diag * x * x))
+    assert _dot_and_quad(w, diag, None, x) == expected
+    strided = [np.repeat(v, 2)[::2] for v in (w, diag, x)]
+    assert _dot_and_quad(strided[0], strided[1], None, strided[2]) == expected
+    idx = np.arange(d, dtype=np.int32)
+    assert _dot_and_quad(w, diag, idx, x) == expected
+    if not numba.config.DISABLE_JIT:
+        ir = _dot_and_quad.inspect_llvm(_dot_and_quad.signatures[0])
+        assert f"fmul <{lanes.WIDTH} x double>" in ir

@@ -49,14 +49,16 @@ def packable(a, val, b) -> bool:
             and (isinstance(b, types.NoneType) or _is_contiguous_f8(b)))
 
 
-def _sum_lanes(builder, data, n, axpy=None):
-    """IR for the combined eight partial sums, each block of eight held in LANES / WIDTH
-    vectors of WIDTH lanes; ``data`` are the factors' float64 pointers. With ``axpy`` =
-    (pointer to out, scale), the same pass also does out[k] += scale * first factor[k]."""
+def _sum_lanes(builder, sums, n, axpy=None):
+    """IR for the combined eight partial sums of each product in ``sums`` (a list of factor
+    lists, each the factors' float64 pointers), all in one pass over the full blocks, each
+    block of eight held in LANES / WIDTH vectors of WIDTH lanes; one value per product. With
+    ``axpy`` = (pointer to out, scale), the same pass also does out[k] += scale * (the first
+    product's first factor)[k]."""
     vector = ir.VectorType(ir.DoubleType(), WIDTH)
     full = builder.and_(n, ir.Constant(n.type, -LANES))
-    parts = [cgutils.alloca_once_value(builder, ir.Constant(vector, None))
-             for _ in range(LANES // WIDTH)]
+    parts = [[cgutils.alloca_once_value(builder, ir.Constant(vector, None))
+              for _ in range(LANES // WIDTH)] for _ in sums]
 
     def address(pointer, k):
         return builder.bitcast(builder.gep(pointer, [k]), vector.as_pointer())
@@ -72,23 +74,27 @@ def _sum_lanes(builder, data, n, axpy=None):
 
     zero, step = ir.Constant(n.type, 0), ir.Constant(n.type, LANES)
     with cgutils.for_range_slice(builder, zero, full, step) as (k, _):
-        for i, part in enumerate(parts):
+        for i in range(LANES // WIDTH):
             at = builder.add(k, ir.Constant(n.type, i * WIDTH))
-            first = load(data[0], at)
-            term = builder.fmul(first, load(data[1], at))
-            for factor in data[2:]:
-                term = builder.fmul(term, load(factor, at))
-            builder.store(builder.fadd(builder.load(part), term), part)
-            if axpy is not None:
-                target = address(out, at)
-                builder.store(builder.fadd(builder.load(target, align=8),
-                                           builder.fmul(scale, first)), target, align=8)
+            for factors, part in zip(sums, parts):
+                first = load(factors[0], at)
+                term = builder.fmul(first, load(factors[1], at))
+                for factor in factors[2:]:
+                    term = builder.fmul(term, load(factor, at))
+                builder.store(builder.fadd(builder.load(part[i]), term), part[i])
+                if axpy is not None and factors is sums[0]:
+                    target = address(out, at)
+                    builder.store(builder.fadd(builder.load(target, align=8),
+                                               builder.fmul(scale, first)), target, align=8)
 
-    s = [builder.extract_element(builder.load(part), ir.Constant(ir.IntType(32), i))
-         for part in parts for i in range(WIDTH)]
     pair = builder.fadd
-    return pair(pair(pair(s[0], s[1]), pair(s[2], s[3])),
-                pair(pair(s[4], s[5]), pair(s[6], s[7])))
+    results = []
+    for part in parts:
+        s = [builder.extract_element(builder.load(p), ir.Constant(ir.IntType(32), i))
+             for p in part for i in range(WIDTH)]
+        results.append(pair(pair(pair(s[0], s[1]), pair(s[2], s[3])),
+                            pair(pair(s[4], s[5]), pair(s[6], s[7]))))
+    return results
 
 
 @intrinsic
@@ -106,7 +112,7 @@ def lane_sum(typingctx, a, val, b):
                   for ty, value in zip(signature.args[:2 + has_b], args)]
         data = [array.data for array in arrays]
         n = builder.extract_value(arrays[1].shape, 0)
-        return _sum_lanes(builder, data, n)
+        return _sum_lanes(builder, [data], n)[0]
 
     return types.float64(a, val, b), codegen
 
@@ -124,7 +130,25 @@ def lane_dot_axpy(typingctx, a, val, out, scale):
                   for ty, value in zip(signature.args[:3], args[:3])]
         n = builder.extract_value(arrays[1].shape, 0)
         scale_value = context.cast(builder, args[3], signature.args[3], types.float64)
-        return _sum_lanes(builder, [arrays[0].data, arrays[1].data], n,
-                          axpy=(arrays[2].data, scale_value))
+        return _sum_lanes(builder, [[arrays[0].data, arrays[1].data]], n,
+                          axpy=(arrays[2].data, scale_value))[0]
 
     return types.float64(a, val, out, scale), codegen
+
+
+@intrinsic
+def lane_dot_and_quad(typingctx, a, val, b):
+    """(:func:`lane_sum` (a, val, None), :func:`lane_sum` (b, val, val)) in one pass over
+    ``val``: w.x and x'Dx of a row, as AROW's diagonal form needs both (rows.dot_and_diag_quad)."""
+    if not (packable(a, val, b) and not isinstance(b, types.NoneType)):
+        return None
+
+    def codegen(context, builder, signature, args):
+        arrays = [context.make_array(ty)(context, builder, value)
+                  for ty, value in zip(signature.args, args)]
+        a_, val_, b_ = (array.data for array in arrays)
+        n = builder.extract_value(arrays[1].shape, 0)
+        sums = _sum_lanes(builder, [[a_, val_], [b_, val_, val_]], n)
+        return context.make_tuple(builder, signature.return_type, sums)
+
+    return types.UniTuple(types.float64, 2)(a, val, b), codegen

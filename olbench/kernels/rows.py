@@ -15,7 +15,7 @@ from numba import types
 from numba.extending import overload
 
 from olbench._jit import inline, jit
-from olbench.kernels.lanes import LANES, lane_dot_axpy, lane_sum, packable
+from olbench.kernels.lanes import LANES, lane_dot_and_quad, lane_dot_axpy, lane_sum, packable
 
 
 # ----------------------------------------------------------------------------- reductions
@@ -143,6 +143,35 @@ def sqnorm(val):
 def diag_quad(diag, idx, val):
     """x' D x for a diagonal matrix D = diag(diag)."""
     return _blocked_sum(diag, idx, val, val)
+
+
+def _dense_dot_and_quad(w, diag, val):
+    """The full blocks of w . x and x' D x of a dense row; compiled, contiguous rows take both
+    in one pass (kernels/lanes.py), the same numbers."""
+    return _blocks(w, None, val, None), _blocks(diag, None, val, val)
+
+
+@overload(_dense_dot_and_quad, inline="always", jit_options={"fastmath": False})
+def _dense_dot_and_quad_compiled(w, diag, val):
+    if packable(w, val, diag):
+        return lambda w, diag, val: lane_dot_and_quad(w, val, diag)
+    return lambda w, diag, val: (_blocks_outlined(w, None, val, None),
+                                 _blocks_outlined(diag, None, val, val))
+
+
+@inline
+def dot_and_diag_quad(w, diag, idx, val):
+    """(w . x, x' D x), each in its blocked order: the numbers of dot and diag_quad, but a
+    dense row is read once for both."""
+    if idx is not None:
+        return dot(w, idx, val), diag_quad(diag, idx, val)
+    n = val.shape[0]
+    rest_dot = rest_quad = 0.0
+    for k in range(n - n % LANES, n):
+        rest_dot += _term(w, None, val, None, k)
+        rest_quad += _term(diag, None, val, val, k)
+    blocks_dot, blocks_quad = _dense_dot_and_quad(w, diag, val)
+    return blocks_dot + rest_dot, blocks_quad + rest_quad
 
 
 @inline

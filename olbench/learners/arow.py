@@ -39,6 +39,11 @@ class AROW(CovarianceLearner, key="arow"):
     def kernel_params(self):
         return rule.Params(float(self.r))
 
+    def export_state(self):
+        state = super().export_state()
+        state["s"] = state["s"][:0]   # scratch: x' Sigma x of the last row (diagonal form)
+        return state
+
 
 class AROWRegressor(AROW, key="arow_regression"):
     """AROW for regression (Vaits & Crammer, "Re-adapting the regularization of weights for
