@@ -84,23 +84,17 @@ def _dense_blocks_compiled(a, val, b):
     return lambda a, val, b: _blocks_outlined(a, None, val, b)
 
 
-def _row_dot_axpy_source(row, x, out, a):
+def _dense_row_dot_axpy(row, x, out, a):
     """The full blocks of eight of row . x (as _blocks), and out[k] += a row[k] over the same
-    columns k, in one pass over the row."""
+    columns k. Compiled, contiguous rows take kernels/lanes.py's vector form, which does both
+    in one pass over the row (the same numbers)."""
     s = _blocks_outlined(row, None, x, None)
     for k in range(x.shape[0] - x.shape[0] % LANES):
         out[k] += a * row[k]
     return s
 
 
-_row_dot_axpy = inline(_row_dot_axpy_source)
-_row_dot_axpy_outlined = jit(_row_dot_axpy_source)
-
-
-def _dense_row_dot_axpy(row, x, out, a):
-    """_row_dot_axpy; compiled, contiguous rows take kernels/lanes.py's one-pass vector form
-    (the same numbers)."""
-    return _row_dot_axpy(row, x, out, a)
+_row_dot_axpy_outlined = jit(_dense_row_dot_axpy)
 
 
 @overload(_dense_row_dot_axpy, inline="always", jit_options={"fastmath": False})
@@ -216,9 +210,10 @@ def symmetric_matvec(M, idx, val, out):
     turn. So out[j] = (blocked sum of M[j, k] x_k over k <= j) + x_{j+1} M[j+1, j] + ... +
     x_{d-1} M[d-1, j], in that order. The dot runs on to the next multiple of eight columns
     (or d), over zeros, so that it has no remainder: each term lands in the lane it would
-    have anyway, and adding zeros changes no sum. Sparse x: the sum of x_i M[i] over its stored
-    entries in stored order, each row M[i] read as M[i, :i + 1] and the column M[i+1:, i]
-    below the diagonal (a sparse x touches only the rows and columns of its non-zeros)."""
+    have anyway, and adding zeros changes no sum's value. Sparse x: the sum of x_i M[i]
+    over its stored entries in stored order, each row M[i] read as M[i, :i + 1] and the
+    column M[i+1:, i] below the diagonal (a sparse x touches only the rows and columns of
+    its non-zeros)."""
     if idx is None:
         n = val.shape[0]
         for i in range(n):
@@ -226,7 +221,8 @@ def symmetric_matvec(M, idx, val, out):
             end = min(n, (i + LANES) & -LANES)   # i + 1, up to a multiple of 8 (or n)
             full = end - end % LANES
             # one pass over the row's full blocks for both the dot and the axpy; the axpy
-            # also adds a * 0 to out[i:full], which the rows i.. then overwrite
+            # also adds to out[i:full] (the diagonal term, then zeros), which rows i.. then
+            # overwrite
             blocks = _dense_row_dot_axpy(M[i], val[:full], out, a)
             rest = 0.0
             for k in range(full, end):
