@@ -133,28 +133,34 @@ def test_loops_of_rules_that_allocate_nothing_keep_no_reference_counts():
 
 
 # ----------------------------------------------------------------------------- full matrices
-def matvec_reference(L: np.ndarray, x: np.ndarray) -> list[float]:
-    """rows.symmetric_matvec's documented order on a dense x, in plain Python floats: for
-    each row i, x_i L[i, j] is added to out[j] for j < i, then out[i] is the blocked sum of
-    L[i, k] x_k over k up to i + 1 rounded up to a multiple of eight (zeros beyond i)."""
+def matvec_reference(M: np.ndarray, x: np.ndarray) -> list[float]:
+    """rows.symmetric_matvec's documented order on a dense x, in plain Python floats. The
+    whole square (d < TRIANGLE_FROM): out[j] = sum of x_i M[i, j] over i in order. The
+    triangle: for each row i, x_i M[i, j] is added to out[j] for j < i, then out[i] is the
+    blocked sum of M[i, k] x_k over k up to i + 1 rounded up to a multiple of eight."""
     d = x.size
     out = [0.0] * d
     for i in range(d):
+        if d < rows.TRIANGLE_FROM:
+            for j in range(d):
+                out[j] += float(x[i]) * float(M[i, j])
+            continue
         for j in range(i):
-            out[j] += float(x[i]) * float(L[i, j])
+            out[j] += float(x[i]) * float(M[i, j])
         end = min(d, (i + 8) // 8 * 8)
-        out[i] = blocked_reference(L[i, :end] * x[:end])
+        out[i] = blocked_reference(M[i, :end] * x[:end])
     return out
 
 
-def sparse_matvec_reference(L, idx, val) -> list[float]:
-    """The sparse order: sum of x_i M[i] over the stored entries, M[i] read as L[i, :i + 1]
-    and the column L[i + 1:, i]."""
-    d = L.shape[1]
+def sparse_matvec_reference(M, idx, val) -> list[float]:
+    """The sparse order: the sum of x_i M[i] over the stored entries; on the triangle, M[i]
+    is read as M[i, :i + 1] and the column M[i + 1:, i]."""
+    d = M.shape[1]
     out = [0.0] * d
     for i, a in zip(idx.tolist(), val.tolist()):
         for j in range(d):
-            out[j] += a * float(L[i, j] if j <= i else L[j, i])
+            kept = d < rows.TRIANGLE_FROM or j <= i
+            out[j] += a * float(M[i, j] if kept else M[j, i])
     return out
 
 
@@ -165,20 +171,24 @@ def _matvec(M, idx, val):
     return out.copy()
 
 
-def _triangle(d, rng):
-    """A lower triangle with magnitudes over 12 orders (any other order rounds differently),
-    zeros above the diagonal, and the scratch row below it."""
-    L = np.tril(rng.standard_normal((d, d)) * 10.0 ** rng.integers(-6, 6, (d, d)))
-    return np.vstack([L, np.full(d, np.nan)])   # the scratch row's old values must not leak
+def _kept(d, rng):
+    """A matrix as the rules keep it (symmetric square below TRIANGLE_FROM, else its lower
+    triangle with zeros above), magnitudes over 12 orders (any other order rounds
+    differently), and the scratch row below it, whose old values must not leak."""
+    B = rng.standard_normal((d, d)) * 10.0 ** rng.integers(-6, 6, (d, d))
+    M = B + B.T if d < rows.TRIANGLE_FROM else np.tril(B)
+    return np.vstack([M, np.full(d, np.nan)])
 
 
-@pytest.mark.parametrize("d", [1, 7, 8, 9, 17, 64, 101])
+@pytest.mark.parametrize("d", [1, 7, 9, 33, 95, 96, 97, 101])
 def test_symmetric_matvec_follows_the_documented_order_bit_for_bit(d):
     rng = np.random.default_rng(d)
-    M = _triangle(d, rng)
+    M = _kept(d, rng)
     x = rng.standard_normal(d) * 10.0 ** rng.integers(-6, 6, d)
     assert _matvec(M, None, x).tolist() == matvec_reference(M[:d], x)
-    full = np.tril(M[:d]) + np.tril(M[:d], -1).T
+    from olbench.learners.base import symmetric
+
+    full = symmetric(M[:d])
     np.testing.assert_allclose(_matvec(M, None, x), full @ x,
                                rtol=1e-12, atol=1e-12 * np.abs(full).max() * np.abs(x).max())
     idx = np.sort(rng.choice(d, max(1, d // 3), replace=False)).astype(np.int32)
@@ -191,8 +201,9 @@ def test_symmetric_matvec_reads_each_row_once_in_vector_instructions():
     """Dense rows of a contiguous triangle take lanes.lane_dot_axpy (the dot and the axpy in
     one vector pass); a strided triangle falls back to scalar code with the same numbers."""
     rng = np.random.default_rng(5)
-    M = _triangle(37, rng)
-    x = rng.standard_normal(37)
+    d = rows.TRIANGLE_FROM + 5
+    M = _kept(d, rng)
+    x = rng.standard_normal(d)
     expected = _matvec(M, None, x)
     ir = "".join(_matvec.inspect_llvm().values())
     assert f"fmul <{lanes.WIDTH} x double>" in ir and f"fadd <{lanes.WIDTH} x double>" in ir
@@ -206,22 +217,38 @@ FULL_MATRIX = [("arow", {}), ("arow_regression", {}), ("cw", {}), ("scw", {}), (
 
 
 @pytest.mark.parametrize("key,params", FULL_MATRIX, ids=[k for k, _ in FULL_MATRIX])
-def test_full_matrices_keep_one_triangle_and_export_the_whole(key, params, as_format):
-    """The rules never write right of the diagonal (it stays zero, which the padded dots
-    rely on); the exported matrix is the symmetric one the naive twins compute."""
+def test_full_matrices_as_a_triangle_equal_the_naive_twins(key, params, as_format):
+    """From TRIANGLE_FROM features on, the rules keep one triangle (the exactness suite runs
+    at d = 6, on the whole square): the same margins, flags and exported matrix as the
+    plain-numpy twins; nothing is written right of the diagonal (it stays zero, which the
+    padded dots rely on); the exported matrix is symmetric."""
+    import naive
     from conftest import make_data
 
     learner = olbench.make_learner(key, **params)
-    X, y = make_data(learner.task, 3, d=11)
+    d = rows.TRIANGLE_FROM + 3
+    X, y = make_data(learner.task, 3, n=120, d=d)
+    margins, updated, state = naive.TWINS[key](X, y, **params)
     trace = olbench.run(learner, as_format(X), y)
     assert trace.updated.sum() >= 5
-    d = X.shape[1]
+    np.testing.assert_allclose(trace.margins, margins, rtol=1e-12, atol=1e-12)
+    np.testing.assert_array_equal(trace.updated, updated)
+    for name, value in state.items():
+        np.testing.assert_allclose(trace.state[name], value, rtol=1e-12, atol=1e-12)
     kept = learner.state_.A[:d]
     assert not np.triu(kept, 1).any()
     assert np.array_equal(trace.state["A"], trace.state["A"].T)
     assert np.array_equal(np.tril(trace.state["A"]), kept)
     if hasattr(learner, "covariance_"):
         assert np.array_equal(learner.covariance_, trace.state["A"])
+
+
+def test_below_triangle_from_the_whole_square_is_kept_and_exported():
+    learner = olbench.make_learner("arow")
+    X, y = np.random.default_rng(6).standard_normal((50, 5)), np.ones(50)
+    trace = olbench.run(learner, X, y)
+    assert np.triu(learner.state_.A[:5], 1).any()
+    assert np.array_equal(trace.state["A"], learner.state_.A[:5])
 
 
 @numba.njit

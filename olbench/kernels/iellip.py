@@ -14,7 +14,13 @@ from collections import namedtuple
 
 from olbench._jit import inline
 from olbench.kernels.loop import make_kernel
-from olbench.kernels.rows import full_sigma_x, full_step, is_mistake, linear_predict
+from olbench.kernels.rows import (
+    full_sigma_x,
+    full_step,
+    is_mistake,
+    kept_columns,
+    linear_predict,
+)
 
 Params = namedtuple("Params", ["b", "libol_tie"])
 
@@ -31,7 +37,7 @@ def update(params, idx, val, y, margin, w, A, s):
         d = w.shape[0]
         scale = 1.0 - c
         for i in range(d):
-            for j in range(i + 1):       # the lower triangle: all of Sigma that is kept
+            for j in range(kept_columns(d, i)):
                 A[i, j] = A[i, j] / scale
     return True
 

@@ -195,30 +195,61 @@ def diag_downdate(diag, beta, idx, val):
 
 
 # ----------------------------------------------------------------------------- full matrices
-# A symmetric d x d matrix (a covariance, its inverse) is kept as its lower triangle: row i
-# holds M[i, :i + 1], and the entries right of the diagonal stay zero (they start so, and
-# nothing writes them). The mat-vec and the rank-one downdate then touch half the matrix, as
-# BLAS's dsymv/dsyr do, instead of the full square. Learners export the whole matrix
+# A symmetric d x d matrix (a covariance, its inverse) with d >= TRIANGLE_FROM is kept as its
+# lower triangle: row i holds M[i, :i + 1], and the entries right of the diagonal stay zero
+# (they start so, and nothing writes them). The mat-vec and the rank-one downdate then touch
+# half the matrix, as BLAS's dsymv/dsyr do: d = 300, one run, AROW 21,276 -> 14,476 ns a
+# round, SOP 16,330 -> 12,396 (benchmarks/README). A smaller matrix stays in the L1 cache
+# (96 x 96 doubles is 72 KiB), where the triangle's extra load of x and its one reduction
+# per row cost more than the traffic they save (one run, ns a round, triangle against the
+# whole square: SCW-I d = 48 483 / 356, d = 80 1,160 / 913; d = 100 1,273 / 1,733), so
+# there the whole square is kept and updated. Learners export the whole matrix either way
 # (learners.base.symmetric).
+TRIANGLE_FROM = 96
+
+
+@inline
+def kept_columns(d, i):
+    """How many leading columns of row i a symmetric d x d matrix keeps: i + 1, or all d
+    below TRIANGLE_FROM features."""
+    return i + 1 if d >= TRIANGLE_FROM else d
+
+
 @inline
 def symmetric_matvec(M, idx, val, out):
-    """out = M x for a symmetric M kept as its lower triangle (see above).
+    """out = M x for a symmetric M kept as above.
 
-    Dense x, one pass over the triangle (as BLAS's dsymv): row i's entries left of the
+    The whole square: out = sum of x_i M[i] over i in order (stored order for a sparse x,
+    which touches only the rows of its non-zeros).
+
+    The triangle, dense x, one pass over it (as BLAS's dsymv): row i's entries left of the
     diagonal are M[j, i] for j < i, which add x_i M[i, j] to out[j]; then the blocked dot of
     the row with x is all of out[i] that rows 0..i give, and rows below add to it in their
     turn. So out[j] = (blocked sum of M[j, k] x_k over k <= j) + x_{j+1} M[j+1, j] + ... +
     x_{d-1} M[d-1, j], in that order. The dot runs on to the next multiple of eight columns
     (or d), over zeros, so that it has no remainder: each term lands in the lane it would
-    have anyway, and adding zeros changes no sum's value. Sparse x: the sum of x_i M[i]
-    over its stored entries in stored order, each row M[i] read as M[i, :i + 1] and the
-    column M[i+1:, i] below the diagonal (a sparse x touches only the rows and columns of
-    its non-zeros)."""
-    if idx is None:
-        n = val.shape[0]
-        for i in range(n):
+    have anyway, and adding zeros changes no sum's value. The triangle, sparse x: the sum of
+    x_i M[i] over the stored entries in stored order, each row M[i] read as M[i, :i + 1]
+    and the column M[i+1:, i] below the diagonal."""
+    d = out.shape[0]
+    if d < TRIANGLE_FROM:
+        out[:] = 0.0
+        if idx is None:
+            for i in range(val.shape[0]):
+                a = val[i]
+                if a != 0.0:
+                    for j in range(d):
+                        out[j] += a * M[i, j]
+        else:
+            for k in range(idx.shape[0]):
+                a = val[k]
+                i = idx[k]
+                for j in range(d):
+                    out[j] += a * M[i, j]
+    elif idx is None:
+        for i in range(d):
             a = val[i]
-            end = min(n, (i + LANES) & -LANES)   # i + 1, up to a multiple of 8 (or n)
+            end = min(d, (i + LANES) & -LANES)   # i + 1, up to a multiple of 8 (or d)
             full = end - end % LANES
             # one pass over the row's full blocks for both the dot and the axpy; the axpy
             # also adds to out[i:full] (the diagonal term, then zeros), which rows i.. then
@@ -237,16 +268,17 @@ def symmetric_matvec(M, idx, val, out):
             i = idx[k]
             for j in range(i + 1):
                 out[j] += a * M[i, j]
-            for j in range(i + 1, out.shape[0]):
+            for j in range(i + 1, d):
                 out[j] += a * M[j, i]
 
 
 @inline
 def rank_one_downdate(M, beta, v):
-    """M -= beta v v' on the lower triangle (the part symmetric_matvec reads)."""
-    for i in range(v.shape[0]):
+    """M -= beta v v' on the part of M that is kept (see above)."""
+    d = v.shape[0]
+    for i in range(d):
         bi = beta * v[i]
-        for j in range(i + 1):
+        for j in range(kept_columns(d, i)):
             M[i, j] -= bi * v[j]
 
 

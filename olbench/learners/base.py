@@ -32,6 +32,7 @@ import numpy as np
 from olbench.bounds import Theorem
 from olbench.component import Component, Interval, OneOf, Registry
 from olbench.kernels.loop import Kernel
+from olbench.kernels.rows import TRIANGLE_FROM
 from olbench.losses import DEFAULT_LOSS
 
 
@@ -46,14 +47,17 @@ class State(NamedTuple):
         return State(self.w.copy(), self.A.copy(), self.s.copy())
 
 
-def symmetric(lower: np.ndarray) -> np.ndarray:
-    """The whole symmetric matrix of which the compiled rules keep the lower triangle
-    (``olbench.kernels.rows``: the entries right of the diagonal are stale there).
+def symmetric(kept: np.ndarray) -> np.ndarray:
+    """The whole symmetric matrix of which the compiled rules keep the lower triangle (from
+    ``TRIANGLE_FROM`` features on, ``olbench.kernels.rows``: the entries right of the
+    diagonal are zeros there), or a copy of the square they keep below that.
 
-    >>> symmetric(np.array([[1.0, 9.0], [2.0, 3.0]])).tolist()
-    [[1.0, 2.0], [2.0, 3.0]]
+    >>> bool((symmetric(np.tril(np.ones((100, 100)))) == 1.0).all())
+    True
     """
-    full = np.tril(lower)
+    if kept.shape[1] < TRIANGLE_FROM:
+        return kept.copy()
+    full = np.tril(kept)
     return full + np.tril(full, -1).T
 
 
