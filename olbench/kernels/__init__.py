@@ -24,7 +24,8 @@ without a pass of their own). Rows are (idx, val) pairs handled by :mod:`olbench
 How the learners still to come plug in
 --------------------------------------
 * Matrix state (full AROW, CW, SCW, second-order perceptron): ``A`` is the d x d matrix, as in
-  :mod:`olbench.kernels.arow`, of which a symmetric one keeps only its lower triangle;
+  :mod:`olbench.kernels.arow`, of which a symmetric one keeps only its lower triangle from
+  ``rows.TRIANGLE_FROM`` features on;
   rank-one updates use ``rows.symmetric_matvec`` and ``rows.rank_one_downdate``, and the
   learner exports the whole matrix (``learners.base.symmetric``).
 * Growing state (kernel perceptron, kernel PA, budgeted variants): ``A`` holds the support

@@ -11,11 +11,11 @@ P_0 = a I and noise variance r), on every round::
     mu <- mu + (y - m) Sigma x / (v + r),  Sigma <- Sigma - Sigma x x' Sigma / (v + r)
 
 Both are mu += e beta Sigma x, Sigma -= beta Sigma x x' Sigma with e = (1 - y m) y or y - m,
-so one step serves both tasks. Full covariance: ``A[:d]`` = Sigma (d x d, its lower triangle
-kept; see :mod:`olbench.kernels.rows`) and ``A[d]`` is scratch for Sigma x; diagonal: ``A`` =
-one row holding diag(Sigma), downdated on its diagonal only (the paper's diagonal
-approximation), and ``s[0]`` scratch for x' Sigma x, which the diagonal form's ``predict``
-takes in the same pass as mu.x.
+so one step serves both tasks. Full covariance: ``A[:d]`` = Sigma (d x d; from 96 features
+on its lower triangle only, see :mod:`olbench.kernels.rows`) and ``A[d]`` is scratch for
+Sigma x. Diagonal: ``A`` = one row holding diag(Sigma), downdated on its diagonal only (the
+paper's diagonal approximation), and ``s[0]`` scratch for x' Sigma x, which the diagonal
+form's ``predict`` takes in the same pass as mu.x.
 """
 
 from collections import namedtuple

@@ -22,7 +22,7 @@ constraint differ; phi = Phi^-1(eta):
   alpha = max(0, (-(2 m n + phi^2 m v) + gamma) / (2 (n^2 + n v phi^2))); sqrt(u), c as CW.
   ``libol``: LIBOL's SCW2.m computes gamma as sqrt(phi^4 m^2 v 2 + 4 n v phi^2 (n + 2 v phi)).
 
-Full covariance: ``A[:d]`` = Sigma (its lower triangle), ``A[d]`` scratch for Sigma x (as
+Full covariance: ``A[:d]`` = Sigma (as AROW keeps it), ``A[d]`` scratch for Sigma x (as
 AROW). Diagonal: ``A[0]`` = diag(Sigma), updated by the papers' diagonal rule, the inverse
 update projected on the diagonal: Sigma_rr^-1 <- Sigma_rr^-1 + c x_r^2.
 """

@@ -14,7 +14,10 @@ factors, in the scalar order), every block one ``fadd`` per vector. Without fast
 LLVM may neither re-associate nor contract these into FMAs, so each lane adds the same
 rounded terms in the same order as the scalar code: the results are bit-identical
 (tests/test_reductions.py); only the instructions differ. Where vectors are narrower than
-``WIDTH`` (SSE only), LLVM splits them, which is the same arithmetic.
+``WIDTH`` (SSE only), LLVM splits them, which is the same arithmetic. The same loop serves
+two fused forms that read a row once for two things: :func:`lane_dot_and_quad` (w.x and
+x'Dx, AROW's diagonal predict) and :func:`lane_dot_axpy` (a dot and an axpy, each row of a
+symmetric mat-vec on one triangle); each sum keeps its own lanes and order.
 
 Only contiguous dense rows take this path (the ``C`` layout is known when a loop is compiled);
 sparse rows gather through their indices and keep the scalar form.

@@ -2,7 +2,7 @@
 
 The paper predicts with w_t = (a I + S S' + x_t x_t')^-1 v, where S holds the examples of the
 mistaken rounds so far and v = sum of y_s x_s over them; on a mistake v <- v + y x and x
-joins S. Kept here as Sigma = (a I + S S')^-1 (``A[:d]``, its lower triangle, from I / a) and
+joins S. Kept here as Sigma = (a I + S S')^-1 (``A[:d]``, kept as AROW's, from I / a) and
 w = Sigma v (the ``w`` slot). With Sigma x, r = x' Sigma x and Sherman-Morrison,
 w_t.x = (w.x) / (1 + r), and a round that adds x to S does::
 

@@ -229,8 +229,8 @@ class OCOLearner(Learner):
 class CovarianceLearner(Learner):
     """Base of the learners that keep a Gaussian N(mu, Sigma) over weight vectors (AROW, CW,
     SCW, NHERD, NAROW, IELLIP): mu in ``w``, Sigma = a I at the start (hyper-parameter ``a``),
-    kept in ``A[:d]`` (its lower triangle; exported whole) with a scratch row ``A[d]`` for
-    Sigma x (see :mod:`olbench.kernels.arow`), or as its diagonal in ``A[0]`` when
+    kept in ``A[:d]`` (its lower triangle from 96 features on; exported whole) with a scratch
+    row ``A[d]`` for Sigma x (see :mod:`olbench.kernels.arow`), or as its diagonal in ``A[0]`` when
     ``diagonal`` is true."""
 
     diagonal: bool = False   # for the learners without a diagonal form
