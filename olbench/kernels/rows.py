@@ -199,12 +199,12 @@ def diag_downdate(diag, beta, idx, val):
 # lower triangle: row i holds M[i, :i + 1], and the entries right of the diagonal stay zero
 # (they start so, and nothing writes them). The mat-vec and the rank-one downdate then touch
 # half the matrix, as BLAS's dsymv/dsyr do: d = 300, one run, AROW 21,276 -> 14,476 ns a
-# round, SOP 16,330 -> 12,396 (benchmarks/README). A smaller matrix stays in the L1 cache
-# (96 x 96 doubles is 72 KiB), where the triangle's extra load of x and its one reduction
-# per row cost more than the traffic they save (one run, ns a round, triangle against the
-# whole square: SCW-I d = 48 483 / 356, d = 80 1,160 / 913; d = 100 1,273 / 1,733), so
-# there the whole square is kept and updated. Learners export the whole matrix either way
-# (learners.base.symmetric).
+# round, SOP 16,330 -> 12,396 (benchmarks/README). A smaller matrix stays in the nearest
+# caches (96 x 96 doubles is 72 KiB, L1 here 48), where the triangle's extra load of x
+# and its one reduction per row cost more than the traffic they save (one run, ns a
+# round, triangle against the whole square: SCW-I d = 48 483 / 356, d = 80 1,160 / 913;
+# d = 100 1,273 / 1,733), so there the whole square is kept and updated. Learners export
+# the whole matrix either way (learners.base.symmetric).
 TRIANGLE_FROM = 96
 
 
@@ -300,8 +300,8 @@ def diag_project(diag, c, squared, idx, val):
 
 @inline
 def full_sigma_x(A, idx, val):
-    """(Sigma x, x' Sigma x) for a full covariance kept as AROW keeps it: ``A[:d]`` = Sigma (its
-    lower triangle) and ``A[d]`` scratch, which receives Sigma x (nothing is allocated per row)."""
+    """(Sigma x, x' Sigma x) for a full covariance kept as AROW keeps it: ``A[:d]`` = Sigma (as
+    kept above) and ``A[d]`` scratch, which receives Sigma x (nothing is allocated per row)."""
     sigma_x = A[A.shape[1]]
     symmetric_matvec(A, idx, val, sigma_x)
     return sigma_x, dot(sigma_x, idx, val)
