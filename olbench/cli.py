@@ -80,12 +80,29 @@ def build_tasks(cfg: DictConfig, overrides: Sequence[str] = (), select: bool = T
                       for t in expand(g, experiment=cfg.name, seeds=seeds, **common)]
 
 
+def changed_grid(cfg: DictConfig, overrides: Sequence[str] = ()
+                 ) -> tuple[str, list[str]] | None:
+    """The experiment whose grid ``overrides`` changed (``grid.*``) and those overrides;
+    None when an experiment runs its own grid, and for a single cell."""
+    from olbench.listing import _default_choice
+
+    if _runs_single_cell(cfg, overrides):
+        return None
+    keys = [o.split("=", 1)[0].lstrip("+~") for o in overrides]
+    changes = [o for o, k in zip(overrides, keys) if k.split(".", 1)[0] == "grid"]
+    chosen = [o.split("=", 1)[1] for o, k in zip(overrides, keys) if k == col.EXPERIMENT]
+    experiment = chosen[-1] if chosen else _default_choice(col.EXPERIMENT) or str(cfg.name)
+    return (experiment, changes) if changes else None
+
+
 def described_grid(cfg: DictConfig, overrides: Sequence[str] = ()) -> tuple[str | None, str]:
-    """The question and the configuration text of what runs: an experiment's own, or for a
-    single cell its stream, learner, comparator, seeds and loss (never the default
-    experiment's question and grid, which did not run)."""
+    """The question and the configuration text of what runs: an experiment's own (no
+    question when overrides changed its grid: :func:`changed_grid`), or for a single cell
+    its stream, learner, comparator, seeds and loss (never the default experiment's question
+    and grid, which did not run)."""
     if not _runs_single_cell(cfg, overrides):
-        return cfg.question, OmegaConf.to_yaml(cfg.grid)
+        question = None if changed_grid(cfg, overrides) else cfg.question
+        return question, OmegaConf.to_yaml(cfg.grid)
     cell = {g: cfg.get(g) for g in CELL_GROUPS} | {"seeds": cfg.run.seeds, "loss": cfg.loss}
     return None, OmegaConf.to_yaml(OmegaConf.create(cell))
 
@@ -133,7 +150,7 @@ def execute(cfg: DictConfig, overrides: Sequence[str] = ()) -> int:
               "to finish the rest", file=sys.stderr)
         return 143 if isinstance(stop, Terminated) else 130
     if table.empty or not table[col.STATUS].eq(col.OK).any():
-        return _all_failed(table, folder, name, cfg)
+        return _all_failed(table, folder, name, cfg, overrides)
     summary = summary_table(table)
     summary.to_csv(folder / "summary.csv", index=False)
     only = None if cfg.run.figures is True else list(cfg.run.figures or [])
@@ -143,7 +160,7 @@ def execute(cfg: DictConfig, overrides: Sequence[str] = ()) -> int:
     sections = selection_sections(cfg, overrides, summary, folder, published)
     report = write_report(table, folder, experiment=name, question=question,
                           config_text=config_text, figures=figures, captions=captions(),
-                          sections=sections)
+                          sections=sections, derived_from=changed_grid(cfg, overrides))
     record(folder, experiment=name, table=table, command=command_line(overrides))
     print(format_summary(summary))
     for note in reading_notes(table):
@@ -201,13 +218,15 @@ def one_line_summary(name: str, table, seconds: float) -> str:
     return line + f"; {seconds:.1f} s"
 
 
-def _all_failed(table, folder: Path, name: str, cfg: DictConfig) -> int:
+def _all_failed(table, folder: Path, name: str, cfg: DictConfig,
+                overrides: Sequence[str] = ()) -> int:
     """No run succeeded: nothing to summarise or draw; say why, once per distinct error."""
     from olbench.report import write_report
 
-    report = write_report(table, folder, experiment=name, question=cfg.question,
-                          config_text=OmegaConf.to_yaml(cfg.grid) if cfg.grid else None,
-                          figures=[])
+    question, config_text = described_grid(cfg, overrides)
+    report = write_report(table, folder, experiment=name, question=question,
+                          config_text=config_text, figures=[],
+                          derived_from=changed_grid(cfg, overrides))
     print("\n".join(["", "every run FAILED: no result to summarise.", *failure_lines(table),
                      f"details (tracebacks): {folder / 'results.parquet'}, report: {report}"]),
           file=sys.stderr)

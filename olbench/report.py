@@ -18,7 +18,7 @@ figures arrive as file paths and their captions as a mapping (:func:`write_repor
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -443,6 +443,45 @@ def _grid_lines(table: pd.DataFrame) -> list[str]:
     return lines
 
 
+def _listed(names: list[str], most: int = 8) -> str:
+    """``a``, ``a and b``, ``a, b and c``; past ``most`` names, how many more.
+
+    >>> _listed(["PA"]), _listed(["PA", "AROW", "OGD"]), _listed(list("abcd"), most=2)
+    ('PA', 'PA, AROW and OGD', 'a, b and 2 more')
+    """
+    shown = names[:most] + ([f"{len(names) - most} more"] if len(names) > most else [])
+    return shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " and " + shown[-1]
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" + "s" * (n != 1)
+
+
+def derived_question(table: pd.DataFrame, *, experiment: str, overrides: Sequence[str]) -> str:
+    """The question of a grid that ``overrides`` changed from ``experiment``'s own: what ran
+    (learners x streams x comparators x seeds, read from the table) and where it came from.
+    The experiment's own question is about the grid it declares, so it is not repeated."""
+    labelled = _labelled(table)
+    runs = labelled.drop_duplicates(col.RUN_ID)   # one row per run and comparator before
+
+    def names(column):
+        return list(display_names(sorted_unique(labelled[column])).values())
+
+    learners, streams = names(col.LEARNER), names(col.STREAM)
+    comparators = [c for c in names(col.COMPARATOR) if c != NONE]
+    seeds = sorted_unique(runs[col.SEED])
+    against = f", against {_listed(comparators)}" if comparators else ", with no comparator"
+    factors = [_count(len(learners), "learner"), _count(len(streams), "stream")]
+    factors += [_count(len(comparators), "comparator")] if comparators else []
+    factors += [_count(len(seeds), "seed")]
+    verb = "does" if len(learners) == 1 else "do"
+    return (f"How {verb} {_listed(learners)} fare on {_listed(streams)}{against}, over "
+            f"{_count(len(seeds), 'seed')}? ({', '.join(factors)}: "
+            f"{_count(len(runs), 'run')}.) This grid is the experiment `{experiment}` changed "
+            "by " + ", ".join(f"`{o}`" for o in overrides) + f"; `{experiment}`'s own question "
+            "is about the grid it declares, not this one.")
+
+
 def figure_caption(stem: str, captions: Mapping[str, str]) -> str:
     """The caption of the figure file ``stem``: its own, else that of the figure kind it is
     one of (``sweep_gamma`` is a ``sweep``, ``fit_0`` a ``fit``), else the stem in words.
@@ -475,8 +514,12 @@ def _figure_lines(figures, out_dir: Path, captions: Mapping[str, str]) -> list[s
 def write_report(table: pd.DataFrame, out_dir, *, experiment: str, question: str | None = None,
                  config_text: str | None = None, figures=None,
                  captions: Mapping[str, str] | None = None,
-                 sections: list[str] | None = None) -> Path:
+                 sections: list[str] | None = None,
+                 derived_from: tuple[str, Sequence[str]] | None = None) -> Path:
     """Write ``out_dir/report.md`` and return its path.
+
+    ``derived_from``: (experiment, overrides) when overrides changed that experiment's grid;
+    the question is then :func:`derived_question` (what ran), never ``question``.
 
     ``figures``: paths of the figure files (PNGs are embedded, relative to ``out_dir``; PDFs
     are ignored); default: every PNG in ``out_dir/figures``. ``captions``: the line written
@@ -496,6 +539,9 @@ def write_report(table: pd.DataFrame, out_dir, *, experiment: str, question: str
     parts = [f"# {experiment}", ""]
     if versions:
         parts += [f"_olbench {', '.join(map(str, versions))}_", ""]
+    if derived_from is not None:
+        question = derived_question(table, experiment=derived_from[0],
+                                    overrides=derived_from[1])
     if question:
         parts += ["## Question", "", question.strip(), ""]
     parts += ["## Grid", "", *_grid_lines(table), ""]

@@ -1,7 +1,9 @@
-"""The study textbook_sugiyama: its experiment composes into the book's recipes, and the
-figure module draws one panel per book figure from a small grid, with the curves and lines
-the listings would draw from the runs' final weights; the separation counts of Fig. 31.8
-agree with the listing's AROW and PA transcribed in tests/naive.py."""
+"""The study textbook_sugiyama: its experiment composes into the book's recipes (and the
+control of Fig. 31.8: the same points without the outliers), and the figure module draws one
+panel per listing and the control from a small grid, with the curves and lines the listings
+would draw from the runs' final weights, readable (no text collides or leaves the figure); the
+separation counts of Fig. 31.8 and its control agree with the listing's AROW and PA
+transcribed in tests/naive.py."""
 
 from __future__ import annotations
 
@@ -15,6 +17,9 @@ import pandas as pd
 import pytest
 from hydra import compose, initialize_config_dir
 from hydra.utils import instantiate
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.legend import Legend
+from matplotlib.text import Text
 
 from olbench import schema as col
 from olbench.cli import build_tasks
@@ -35,14 +40,19 @@ def small_study():
     return pd.concat([run_task(t) for t in tasks], ignore_index=True), tasks
 
 
+def _class(spec: dict) -> str:
+    return spec["_target_"].rsplit(".", 1)[1]
+
+
 def test_the_experiment_is_the_listings_recipes(small_study):
     table, tasks = small_study
-    assert len(tasks) == 2 * 5 and set(table[col.STATUS]) == {col.OK}
-    n = {(t.stream["_target_"].rsplit(".", 1)[1], t.learner["_target_"].rsplit(".", 1)[1]):
+    assert len(tasks) == 2 * 7 and set(table[col.STATUS]) == {col.OK}
+    n = {(_class(t.stream), t.stream.get("n_outliers"), _class(t.learner)):
          instantiate(t.stream).meta.n for t in tasks if t.seed == 0}
-    assert n == {("SugiyamaClusters", "PA"): 200, ("SugiyamaOutliers", "PA"): 50,
-                 ("SugiyamaOutliers", "AROW"): 50, ("Passes", "PARegressor"): 50,
-                 ("Passes", "RLS"): 50 * 100}
+    assert n == {("SugiyamaClusters", 0, "PA"): 200, ("SugiyamaOutliers", 2, "PA"): 50,
+                 ("SugiyamaOutliers", 2, "AROW"): 50, ("SugiyamaOutliers", 0, "PA"): 50,
+                 ("SugiyamaOutliers", 0, "AROW"): 50, ("Passes", None, "PARegressor"): 50,
+                 ("Passes", None, "RLS"): 50 * 100}
     lam = 1.0
     pa = [t.learner for t in tasks if t.learner["_target_"].endswith(".PA")]
     assert all(s["variant"] == "pa2" and s["C"] == 1 / (2 * lam) for s in pa)
@@ -50,48 +60,152 @@ def test_the_experiment_is_the_listings_recipes(small_study):
     assert (rls["r"], rls["a"], rls["init"]) == (lam, 1.0, "randn")
 
 
-def test_the_figure_draws_one_panel_per_book_figure(small_study):
+def test_the_control_is_fig_31_8s_points_without_the_outliers(small_study):
+    """Seed by seed, the control stream holds the outlier stream's points in the same order,
+    the two outliers (class +1, moved by +10 along x1 in the listing) where they were drawn."""
+    _, tasks = small_study
+    for seed in (0, 1):
+        streams = {t.stream["n_outliers"]: instantiate(t.stream) for t in tasks
+                   if t.seed == seed and _class(t.stream) == "SugiyamaOutliers"}
+        (X_out, y_out), (X_ctl, y_ctl) = streams[2].materialize(), streams[0].materialize()
+        moved = streams[2].meta.extra["outliers"]
+        assert moved.sum() == 2 and np.all(y_out[moved] == 1)
+        np.testing.assert_array_equal(y_out, y_ctl)
+        np.testing.assert_array_equal(X_out[~moved], X_ctl[~moved])
+        np.testing.assert_allclose(X_out[moved, 0] - X_ctl[moved, 0], 10.0, rtol=1e-12)
+        np.testing.assert_array_equal(X_out[moved, 1:], X_ctl[moved, 1:])
+        assert not streams[0].meta.extra["outliers"].any()
+
+
+def _boundary_line(ax):
+    return [ln for ln in ax.get_lines() if ln.get_color() == "k"][0]
+
+
+def test_the_figure_draws_one_panel_per_listing_and_the_control(small_study):
     table, tasks = small_study
     fig = textbook_figure(table, tasks)
-    axes = [ax for ax in fig.axes if ax.get_visible()]
+    axes = fig.axes
     assert [ax.get_title() for ax in axes] == [p.title for p in PANELS] + [
-        "Fig. 31.8's recipe over 2 seeds"]
+        "Fig. 31.8's data over 2 seeds"]
     for ax, panel in zip(axes, PANELS):
         assert (*ax.get_xlim(), *ax.get_ylim()) == panel.axis
     first = table[table[col.SEED] == 0].drop_duplicates(col.RUN_ID)
-    # Fig. 31.9: the green curve is the listing's F = K m over X = linspace(-3, 3, 1000)
+    # Listing of Fig. 31.9: the green curve is the listing's F = K m over X = linspace(-3, 3,
+    # 1000)
     rls = first[first[col.LEARNER].str.startswith("RLS")]
     m = np.asarray(json.loads(rls[col.FINAL_W].iloc[0]))
     x = np.linspace(-3, 3, 50)
     X = np.linspace(-3, 3, 1000)
     F = np.exp(-(X[:, None] - x[None, :]) ** 2 / (2 * 0.3 ** 2)) @ m
-    curve = axes[4].get_lines()[0]
+    curve = axes[6].get_lines()[0]
     np.testing.assert_allclose(curve.get_xdata(), X, rtol=1e-14)
     np.testing.assert_allclose(curve.get_ydata(), F, rtol=1e-10, atol=1e-12)
     # Fig. 31.4: the black line is x2 = -(t3 + x1 t1) / t2 at x1 = -10, 10
     pa = first[first[col.STREAM].str.startswith("SugiyamaClusters")]
     t = np.asarray(json.loads(pa[col.FINAL_W].iloc[0]))
-    line = [ln for ln in axes[0].get_lines() if ln.get_color() == "k"][0]
-    np.testing.assert_allclose(line.get_ydata(), -(t[2] + np.array([-10, 10]) * t[0]) / t[1])
+    np.testing.assert_allclose(_boundary_line(axes[0]).get_ydata(),
+                               -(t[2] + np.array([-10, 10]) * t[0]) / t[1])
+    # the control panels: the boundaries of the runs without outliers, over their points
+    for ax, learner in ((axes[4], "PA["), (axes[5], "AROW[")):
+        run = first[first[col.STREAM].str.startswith("SugiyamaOutliers[")
+                    & first[col.STREAM].str.contains("n_outliers=0,")
+                    & first[col.LEARNER].str.startswith(learner)]
+        assert run[col.RUN_ID].nunique() == 1
+        w = np.asarray(json.loads(run[col.FINAL_W].iloc[0]))
+        np.testing.assert_allclose(_boundary_line(ax).get_ydata(),
+                                   -(w[2] + np.array([-20, 0]) * w[0]) / w[1])
+        assert ax.get_legend() is not None
+
+
+def _text_boxes(fig):
+    """Window extents of every visible text outside legends, and of every legend."""
+    renderer = FigureCanvasAgg(fig).get_renderer()
+    fig.draw(renderer)   # the layout engine places everything before anything is measured
+    legends = [a for a in fig.findobj(Legend) if a.get_visible()]
+    skipped = {id(t) for lg in legends for t in lg.findobj(Text)}
+    for ax in fig.axes:   # labels of ticks beyond the limits exist but are not drawn
+        for axis, limits in ((ax.xaxis, ax.get_xlim()), (ax.yaxis, ax.get_ylim())):
+            lo, hi = sorted(limits)
+            skipped |= {id(tick.label1) for tick in axis.get_major_ticks()
+                        if not lo - 1e-9 <= tick.get_loc() <= hi + 1e-9}
+    texts = [t for t in fig.findobj(Text) if t.get_visible() and t.get_text().strip()
+             and id(t) not in skipped]
+    return [(t.get_text(), t.get_window_extent(renderer)) for t in texts] + [
+        (f"legend {i}", lg.get_window_extent(renderer)) for i, lg in enumerate(legends)]
+
+
+def test_the_figure_is_readable(small_study):
+    """At most ~10 x 12 inches; no text or legend past the figure's edge, none over another
+    (the bar counts of Fig. 31.8 collided when the learners were many); each panel's series
+    in distinct styles; no empty panel."""
+    table, tasks = small_study
+    fig = textbook_figure(table, tasks)
+    width, height = fig.get_size_inches()
+    assert width <= 10 and height <= 12
+    boxes = _text_boxes(fig)
+    edge = fig.bbox
+    for text, box in boxes:
+        assert edge.x0 <= box.x0 and box.x1 <= edge.x1 and edge.y0 <= box.y0 \
+            and box.y1 <= edge.y1, f"{text!r} extends past the figure"
+    for i, (text, box) in enumerate(boxes):
+        for other, other_box in boxes[i + 1:]:
+            assert not box.overlaps(other_box), f"{text!r} overlaps {other!r}"
+    for ax in fig.axes:
+        styles = [(ln.get_color(), ln.get_marker(), ln.get_linestyle()) for ln in ax.get_lines()]
+        assert len(styles) == len(set(styles)), ax.get_title()
+        assert ax.get_lines() or ax.patches, f"empty panel {ax.get_title()!r}"
+
+
+def test_several_learners_of_a_panel_get_their_own_style(small_study):
+    """A grid with PA-I and PA-II beside PA-II's textbook form (as pa_vs_arow_outliers runs):
+    one line per learner in each Fig. 31.8 panel, no two alike, each learner alike in the
+    panels with and without outliers; one count bar per learner and stream."""
+    table, tasks = small_study
+    extra = [dataclasses.replace(t, learner={**t.learner, "variant": "pa1"}) for t in tasks
+             if _class(t.stream) == "SugiyamaOutliers" and _class(t.learner) == "PA"]
+    table = pd.concat([table, *[run_task(t) for t in extra]], ignore_index=True)
+    fig = textbook_figure(table, tasks + extra)
+    panels = {ax.get_title(): ax for ax in fig.axes}
+    styles = {}
+    for title in ("Fig. 31.8 (a) (listing of Fig. 31.7): PA",
+                  "Control of (a): the same points, no outliers"):
+        lines = {ln.get_label().split(" (outside")[0]: (ln.get_color(), ln.get_linestyle())
+                 for ln in panels[title].get_lines() if not ln.get_label().startswith("y =")}
+        assert set(lines) == {"PA-I (C=0.5)", "PA-II (C=0.5)"}
+        assert len(set(lines.values())) == 2
+        styles[title] = lines
+    assert len({tuple(sorted(v.items())) for v in styles.values()}) == 1
+    counts = panels["Fig. 31.8's data over 2 seeds"]
+    assert [t.get_text() for t in counts.get_yticklabels()] == [
+        "PA-II (C=0.5), 2 outliers", "PA-II (C=0.5), no outliers",
+        "AROW (r=1), 2 outliers", "AROW (r=1), no outliers",
+        "PA-I (C=0.5), 2 outliers", "PA-I (C=0.5), no outliers"]
+    test_the_figure_is_readable((table, tasks + extra))
 
 
 def test_separation_counts_agree_with_the_listings(small_study):
+    """With the outliers, the clean clusters are all points but the two moved; in the control
+    (no outliers), all points."""
     table, tasks = small_study
-    expected = {"PA-II (C=0.5)": 0, "AROW (r=1)": 0}
+    expected = {(name, k): 0 for name in ("PA-II (C=0.5)", "AROW (r=1)") for k in (2, 0)}
     for task in tasks:
-        if not task.stream["_target_"].endswith("SugiyamaOutliers") or \
-                not task.learner["_target_"].endswith(".AROW"):
+        if _class(task.stream) != "SugiyamaOutliers" or _class(task.learner) != "AROW":
             continue
         stream = instantiate(task.stream)
         X, y = stream.materialize()
+        k = int(task.stream["n_outliers"])
         clean = ~stream.meta.extra["outliers"]
+        assert clean.sum() == 50 - k
         arow = naive.sugiyama_arow_classification(X, y, lam=1.0)
         pa = naive.sugiyama_pa_classification(X, y, lam=1.0)
-        expected["AROW (r=1)"] += bool(np.all(y[clean] * (X[clean] @ arow) > 0))
-        expected["PA-II (C=0.5)"] += bool(np.all(y[clean] * (X[clean] @ pa) > 0))
-    counts = separation_counts(table, tasks).set_index("learner")
-    assert counts["runs"].to_dict() == {"PA-II (C=0.5)": 2, "AROW (r=1)": 2}
-    assert counts["separated"].to_dict() == expected
+        expected["AROW (r=1)", k] += bool(np.all(y[clean] * (X[clean] @ arow) > 0))
+        expected["PA-II (C=0.5)", k] += bool(np.all(y[clean] * (X[clean] @ pa) > 0))
+    counts = separation_counts(table, tasks)
+    assert list(zip(counts["learner"], counts["outliers"])) == [
+        ("PA-II (C=0.5)", 2), ("PA-II (C=0.5)", 0), ("AROW (r=1)", 2), ("AROW (r=1)", 0)]
+    assert counts["runs"].tolist() == [2, 2, 2, 2]
+    assert dict(zip(zip(counts["learner"], counts["outliers"]), counts["separated"])) \
+        == expected
 
 
 def test_no_textbook_figure_for_other_grids(small_study):
