@@ -43,8 +43,9 @@ def missing_dataset(name: str, split: str = "train", data_dir: Any = None) -> st
     return f"dataset {name!r} ({', '.join(absent)})" if absent else None
 
 
-def _needs(spec: Any) -> Iterator[str]:
-    """What a stream spec (nested dicts, wrappers included) reads that is not here."""
+def _needs(spec: Any, files: bool = True) -> Iterator[str]:
+    """What a stream spec (nested dicts, wrappers included) reads that is not here
+    (``files=False``: its catalogue datasets only)."""
     if isinstance(spec, Mapping):
         target = str(spec.get("_target_", ""))
         if target.rsplit(".", 1)[-1] == "Dataset" and isinstance(spec.get("name"), str):
@@ -52,7 +53,7 @@ def _needs(spec: Any) -> Iterator[str]:
                                   spec.get("data_dir"))
             if why:
                 yield why
-        elif target and isinstance(spec.get("path"), str):
+        elif files and target and isinstance(spec.get("path"), str):
             from olbench.streams.files import resolve_path
 
             try:
@@ -60,23 +61,25 @@ def _needs(spec: Any) -> Iterator[str]:
             except FileNotFoundError:
                 yield f"file {spec['path']}"
         for value in spec.values():
-            yield from _needs(value)
+            yield from _needs(value, files)
     elif isinstance(spec, (list, tuple)):
         for value in spec:
-            yield from _needs(value)
+            yield from _needs(value, files)
 
 
-def missing(*streams: Any) -> list[str]:
+def missing(*streams: Any, files: bool = True) -> list[str]:
     """The datasets and files the stream specs read that are not on this machine."""
     plain = [OmegaConf.to_container(s, resolve=True) if isinstance(s, (DictConfig, ListConfig))
              else s for s in streams]
-    return list(dict.fromkeys(why for spec in plain for why in _needs(spec)))
+    return list(dict.fromkeys(why for spec in plain for why in _needs(spec, files)))
 
 
-def skip_unless_local(*streams: Any) -> None:
+def skip_unless_local(*streams: Any, files: bool = True) -> None:
     """Skip the calling test, naming what is missing, unless every dataset and file the
-    stream specs read is on this machine."""
-    absent = missing(*streams)
+    stream specs read is on this machine. ``files=False``: check the catalogue's datasets
+    only, for a test that builds a stream without reading it (a file stream opens its file
+    on first read; a dataset absent offline is refused as it is built)."""
+    absent = missing(*streams, files=files)
     if absent:
         pytest.skip(f"needs data not on this machine (tests never download): "
                     f"{'; '.join(absent)}")
