@@ -28,8 +28,7 @@ from typing import Any
 
 import pandas as pd
 
-from olbench.index import resolve
-from olbench.results import read_results
+from olbench.index import read_summary, read_table, resolve
 
 
 def _literal(value: Any) -> str:
@@ -88,7 +87,8 @@ def overrides_for(experiment: str | None = None, *, seeds: Iterable[int] | None 
 
 def run_experiment(experiment: str | None = None, *, seeds: Iterable[int] | None = None,
                    overrides: Iterable[str] = (), output_dir: str | Path | None = None,
-                   n_jobs: int | None = None, figures: bool | None = None, quiet: bool = False,
+                   cache_dir: str | Path | None = None, n_jobs: int | None = None,
+                   figures: bool | None = None, quiet: bool = False,
                    comparators: bool | None = None, bounds: bool | None = None,
                    **params: Any) -> Results:
     """Run an experiment (``"novikoff"``), or a single cell (``learner="pa", stream="noisy"``),
@@ -98,10 +98,13 @@ def run_experiment(experiment: str | None = None, *, seeds: Iterable[int] | None
     ``params``: the same as keywords: a config per group (``learner="pa"``), a mapping per
     group that may name the config (``stream={"key": "noisy", "n": 500}``), or dotted
     (``**{"stream.n": 500}``); ``seeds``: the experiment's seeds (or the cell's);
-    ``output_dir``, ``n_jobs``, ``figures``, ``comparators``, ``bounds``: ``run.output_dir``,
-    ``run.n_jobs``, ``run.figures`` (None: the experiment's choice, by default every
-    figure), ``run.comparators``, ``run.bounds``; ``quiet``: do not print the summary. Bad
-    names or parameters raise ``ValueError`` before anything runs. The progress bar is off.
+    ``output_dir``, ``cache_dir``, ``n_jobs``, ``figures``, ``comparators``, ``bounds``:
+    ``run.output_dir``, ``run.cache_dir``, ``run.n_jobs``, ``run.figures`` (None: the
+    experiment's choice, by default every figure), ``run.comparators``, ``run.bounds``;
+    ``quiet``: do not print the summary. Everything is written under ``output_dir`` (default
+    ``results``): the results folder, the index, ``latest/`` and, unless ``cache_dir`` says
+    otherwise, the cache of comparator fits (``<output_dir>/.olbench_cache``). Bad names or
+    parameters raise ``ValueError`` before anything runs. The progress bar is off.
     """
     from hydra import compose, initialize_config_dir
 
@@ -110,7 +113,8 @@ def run_experiment(experiment: str | None = None, *, seeds: Iterable[int] | None
     from olbench.tasks import CONF_DIR
 
     run = {"progress": False} | ({"figures": figures} if figures is not None else {})
-    run |= {"output_dir": str(output_dir)} if output_dir is not None else {}
+    run |= {k: str(v) for k, v in (("output_dir", output_dir), ("cache_dir", cache_dir))
+            if v is not None}
     run |= {k: v for k, v in (("n_jobs", n_jobs), ("comparators", comparators),
                               ("bounds", bounds)) if v is not None}
     args = overrides_for(experiment, seeds=seeds, overrides=overrides, **params)
@@ -131,8 +135,12 @@ def run_experiment(experiment: str | None = None, *, seeds: Iterable[int] | None
 
 
 def load_results(spec: str | Path, output_dir: str | Path = "results") -> Results:
-    """The results of a folder (a path, or ``experiment/name`` under ``output_dir``) or an
-    experiment's latest run."""
+    """The results of a folder (a path, or ``experiment/name`` under ``output_dir``) or of
+    an experiment's newest folder (:func:`olbench.index.latest`: the ``latest`` pointer, else
+    the newest folder of the index, else the committed ``<experiment>/canonical``, so
+    ``load_results("novikoff")`` works in a fresh clone). A committed folder holds the
+    summary only: ``summary``, ``latex``, ``report`` and ``figures`` work, ``table`` says how
+    to recreate it."""
     return Results(resolve(spec, output_dir))
 
 
@@ -156,13 +164,11 @@ class Results:
 
     @functools.cached_property
     def table(self) -> pd.DataFrame:
-        return read_results(self.folder)
+        return read_table(self.folder)
 
     @functools.cached_property
     def summary(self) -> pd.DataFrame:
-        from olbench.report import summary_table
-
-        return summary_table(self.table)
+        return read_summary(self.folder)
 
     @property
     def summary_text(self) -> str:

@@ -282,24 +282,37 @@ def list_choices(args: Sequence[str]) -> int:
 
 
 def compare_folders(args: Sequence[str]) -> int:
-    """``olbench --compare A B [...] [--metric=regret] [--output-dir=results]``: one table
-    (printed, and compare.csv) and one figure of two or more results folders or experiments."""
+    """``olbench --compare A B [...] [--metric=regret] [--out=DIR] [run.output_dir=DIR]``:
+    one table (printed, and compare.csv) and one figure of two or more results folders or
+    experiments (:mod:`olbench.comparison`: where the files go by default)."""
     from olbench.comparison import compare
 
-    options = dict(a[2:].split("=", 1) for a in args if a.startswith("--") and "=" in a)
-    sources = [a for a in args if not a.startswith("--")]
-    unknown = set(options) - {"metric", "output-dir"}
+    options, sources, unknown = {}, [], []
+    for arg in args:
+        key, equals, value = arg.partition("=")
+        if key in ("--metric", "--out", "--output-dir") and equals:
+            options[key[2:]] = value
+        elif key == "run.output_dir" and equals:   # as in every other olbench command
+            options["output-dir"] = value
+        elif arg.startswith("--") or (equals and not Path(arg).exists()):
+            unknown.append(arg)
+        else:
+            sources.append(arg)
     try:
         if unknown:
-            raise ValueError(f"unknown options {sorted(unknown)}; use --metric=, --output-dir=")
-        result = compare(*sources, output_dir=options.get("output-dir", "results"),
+            raise ValueError(f"unknown options {unknown}; use --metric=M, --out=DIR (the "
+                             "comparison's folder), run.output_dir=DIR (where names are "
+                             "looked up and comparisons go; or --output-dir=DIR)")
+        result = compare(*sources, output_dir=options.get("output-dir"),
+                         out_dir=options.get("out"),
                          metric=options.get("metric", col.MISTAKE_RATE))
-    except (ValueError, FileNotFoundError) as error:
-        print(f"olbench --compare: {error}", file=sys.stderr)
+    except (ValueError, OSError) as error:
+        hint = "" if isinstance(error, FileNotFoundError) or not isinstance(error, OSError) \
+            else " (choose the comparison's folder with --out=DIR)"
+        print(f"olbench --compare: {error}{hint}", file=sys.stderr)
         return 2
     print(result.text)
-    if result.figure is not None:
-        print(f"\nfigure: {result.figure}\ntable:  {result.figure.with_suffix('.csv')}")
+    print(f"\ntable:  {result.csv}" + (f"\nfigure: {result.figure}" if result.figure else ""))
     return 0
 
 

@@ -6,13 +6,17 @@ first and last written, a summary of the grid that ran and the command that wrot
 rewritten whole under a lock and renamed into place, so concurrent runs (a multirun) never
 lose each other's rows and a reader never sees half a file. ``<output_dir>/latest/<experiment>``
 points at the experiment's most recently written folder (a symlink; a one-line text file
-where symlinks are not allowed).
+where symlinks are not allowed); a real folder in its place is someone's and is left alone.
+Neither the index nor ``latest`` is committed: in a fresh clone :func:`latest` finds an
+experiment's committed ``canonical`` folder.
 
 >>> import tempfile, pandas as pd
 >>> root = Path(tempfile.mkdtemp())
 >>> table = pd.DataFrame({"run_id": ["a", "b"], "status": ["ok", "ok"], "seed": [0, 1],
 ...                       "stream": ["S[seed=5]", "S[seed=6]"], "learner": ["PA[C=1.0]"] * 2,
 ...                       "comparator": [None, None]})
+>>> (root / "demo" / "f00").mkdir(parents=True)
+>>> table.to_parquet(root / "demo" / "f00" / "results.parquet")
 >>> _ = record(root / "demo" / "f00", experiment="demo", table=table, command="olbench x=1")
 >>> read_index(root)[["experiment", "name", "grid", "command"]].values.tolist()
 [['demo', 'f00', '1 stream x 1 learner x 2 seeds = 2 runs (2 ok)', 'olbench x=1']]
@@ -25,16 +29,20 @@ from __future__ import annotations
 import contextlib
 import datetime as dt
 import os
+import sys
 import tempfile
 from pathlib import Path
 
 import pandas as pd
 
 from olbench import schema as col
+from olbench.results import RESULTS_FILE, SUMMARY_FILE, read_results
 from olbench.views import display_names, label, sorted_unique
 
 INDEX_FILE = "index.csv"
 LATEST_DIR = "latest"
+#: the committed folder of each study (olbench experiment=<name> run.name=canonical)
+CANONICAL = "canonical"
 COLUMNS = ["experiment", "name", "created", "updated", "grid", "streams", "learners",
            "comparators", "runs", "ok", "failed", "command", "folder"]
 
@@ -97,15 +105,30 @@ def read_index(output_dir: str | Path = "results") -> pd.DataFrame:
 
 
 def _point_latest(output_dir: Path, experiment: str, folder: Path) -> None:
+    """Point ``latest/<experiment>`` at ``folder``: a symlink, or a text file naming it.
+
+    A real folder at that place is someone's, not olbench's pointer: it is left as it is (the
+    index still records the run) and a note on stderr says so and how to restore the pointer.
+    """
     pointer = output_dir / LATEST_DIR / experiment
+    if pointer.is_dir() and not pointer.is_symlink():
+        print(f"olbench: {pointer} is a folder, not olbench's pointer to the newest results of "
+              f"{experiment!r}: left as it is, and not pointed at {folder} (the index "
+              f"records it); move that folder elsewhere to let olbench keep the pointer",
+              file=sys.stderr)
+        return
     pointer.parent.mkdir(parents=True, exist_ok=True)
     target = os.path.relpath(folder, pointer.parent)
     tmp = pointer.with_name(f".{experiment}.{os.getpid()}.tmp")
     try:
-        os.symlink(target, tmp, target_is_directory=True)
-    except OSError:   # no symlinks here: a text file naming the folder
-        tmp.write_text(target + "\n", encoding="utf-8")
-    os.replace(tmp, pointer)
+        try:
+            os.symlink(target, tmp, target_is_directory=True)
+        except OSError:   # no symlinks here: a text file naming the folder
+            tmp.write_text(target + "\n", encoding="utf-8")
+        os.replace(tmp, pointer)
+    finally:   # a pointer that could not be put in place leaves no stray temporary link
+        if tmp.is_symlink() or tmp.exists():
+            tmp.unlink()
 
 
 def record(folder: str | Path, *, experiment: str, table: pd.DataFrame, command: str) -> Path:
@@ -128,21 +151,95 @@ def record(folder: str | Path, *, experiment: str, table: pd.DataFrame, command:
     return path
 
 
-def latest(experiment: str, output_dir: str | Path = "results") -> Path:
-    """The most recently written folder of ``experiment``."""
-    pointer = Path(output_dir) / LATEST_DIR / experiment
+def is_results_folder(folder: str | Path) -> bool:
+    """A folder olbench wrote: it holds ``results.parquet`` (the whole table), or only
+    ``summary.csv`` (the summary, as in the committed ``canonical`` folders)."""
+    folder = Path(folder)
+    return (folder / RESULTS_FILE).is_file() or (folder / SUMMARY_FILE).is_file()
+
+
+def read_table(folder: str | Path) -> pd.DataFrame:
+    """The whole table of a results folder; a folder that holds only its summary (a
+    committed study) or nothing of olbench's is refused saying so."""
+    folder = Path(folder)
+    if (folder / RESULTS_FILE).is_file():
+        return read_results(folder)
+    if not (folder / SUMMARY_FILE).is_file():
+        raise FileNotFoundError(f"{folder} is not a results folder (it holds no "
+                                f"{RESULTS_FILE} nor {SUMMARY_FILE})")
+    raise FileNotFoundError(
+        f"{folder} holds a summary only ({SUMMARY_FILE}, report.md, figures/; a committed "
+        f"study's whole table is not committed): the command that wrote it recreates "
+        f"{RESULTS_FILE} (for a study: olbench experiment={folder.parent.name} "
+        f"run.name={folder.name})")
+
+
+def read_summary(folder: str | Path) -> pd.DataFrame:
+    """The summary of a results folder (:func:`olbench.report.summary_table` of its table),
+    or its ``summary.csv`` where only the summary is kept (a committed canonical folder)."""
+    folder = Path(folder)
+    if (folder / SUMMARY_FILE).is_file() and not (folder / RESULTS_FILE).is_file():
+        return pd.read_csv(folder / SUMMARY_FILE)
+    from olbench.report import summary_table
+
+    return summary_table(read_table(folder))
+
+
+def _pointed(pointer: Path) -> Path | None:
+    """The folder a ``latest`` pointer names (None: no pointer, a dangling one, or a real
+    folder, which is someone's and not olbench's pointer)."""
     if pointer.is_symlink():
-        return pointer.resolve()
-    if pointer.is_file():
-        return (pointer.parent / pointer.read_text(encoding="utf-8").strip()).resolve()
-    raise FileNotFoundError(f"no results of experiment {experiment!r} under {output_dir}; "
-                            f"run olbench experiment={experiment} first")
+        folder = pointer.resolve()
+    elif pointer.is_file():
+        folder = (pointer.parent / pointer.read_text(encoding="utf-8").strip()).resolve()
+    else:
+        return None
+    return folder if is_results_folder(folder) else None
+
+
+def _newest_indexed(experiment: str, output_dir: Path) -> Path | None:
+    """The most recently updated folder of ``experiment`` in the index that still exists."""
+    rows = read_index(output_dir)
+    rows = rows[rows["experiment"].astype(str).eq(experiment)]
+    for key in rows.sort_values("updated", kind="stable")["folder"].astype(str)[::-1]:
+        if is_results_folder(output_dir / key):
+            return (output_dir / key).resolve()
+    return None
+
+
+def latest(experiment: str, output_dir: str | Path = "results") -> Path:
+    """The newest results folder of ``experiment`` under ``output_dir``: the one
+    ``latest/<experiment>`` points at; without a usable pointer (a fresh clone has none, it
+    is not committed), the most recently updated folder of that experiment in ``index.csv``;
+    without one, the committed ``<experiment>/canonical`` folder."""
+    output_dir = Path(output_dir)
+    canonical = output_dir / experiment / CANONICAL
+    found = (_pointed(output_dir / LATEST_DIR / experiment)
+             or _newest_indexed(experiment, output_dir)
+             or (canonical.resolve() if is_results_folder(canonical) else None))
+    if found is None:
+        raise FileNotFoundError(f"no results of experiment {experiment!r} under {output_dir} "
+                                f"(no {LATEST_DIR}/{experiment}, no row in {INDEX_FILE}, no "
+                                f"{experiment}/{CANONICAL}); run olbench "
+                                f"experiment={experiment} first")
+    return found
 
 
 def resolve(spec: str | Path, output_dir: str | Path = "results") -> Path:
-    """A results folder from a path (``results/novikoff/canonical``), a path relative to
-    ``output_dir`` (``novikoff/canonical``) or an experiment name (its latest folder)."""
-    for candidate in (Path(spec), Path(output_dir) / spec):
-        if (candidate / "results.parquet").exists():
+    """A results folder (:func:`is_results_folder`) from a path to it (absolute, or relative
+    to the working directory), a path relative to ``output_dir`` (``novikoff/canonical``) or
+    an experiment's name (its newest folder, :func:`latest`). A folder that is not a results
+    folder is refused as such, never read as an experiment's name."""
+    path = Path(spec).expanduser()
+    candidates = [path] if path.is_absolute() else [path, Path(output_dir) / path]
+    for candidate in candidates:
+        if is_results_folder(candidate):
             return candidate.resolve()
-    return latest(str(spec), output_dir)
+    if len(path.parts) == 1 and not path.is_absolute() and path.name not in (".", ".."):
+        return latest(str(spec), output_dir)
+    existing = next((c for c in candidates if c.is_dir()), None)
+    if existing is not None:
+        raise FileNotFoundError(f"{existing} is not a results folder (it holds no "
+                                f"{RESULTS_FILE} nor {SUMMARY_FILE})")
+    where = "" if path.is_absolute() else f" (nor {Path(output_dir) / path})"
+    raise FileNotFoundError(f"no folder {path}{where}")

@@ -1,8 +1,27 @@
 from __future__ import annotations
 
+import os
+
 import numpy as np
 import pytest
 import scipy.sparse as sp
+
+# Tests never download: olbench's data lookup stays offline in this process and in every
+# olbench process a test starts (a test of downloads unsets it around a local server).
+os.environ["OLBENCH_OFFLINE"] = "1"
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "needs_datasets(*names): skip (naming what is missing) "
+                            "unless these datasets of the catalogue are on this machine")
+
+
+def pytest_runtest_setup(item):
+    """``@pytest.mark.needs_datasets(...)``: see tests/local_data.py."""
+    from local_data import skip_unless_datasets
+
+    for mark in item.iter_markers("needs_datasets"):
+        skip_unless_datasets(*mark.args)
 
 
 def make_data(task: str, seed: int, n: int = 150, d: int = 6, density: float = 1.0,

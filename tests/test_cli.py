@@ -149,10 +149,7 @@ def test_interrupted_grid_resumes_without_losing_or_redoing_work(tmp_path):
     assert not list(runs.glob(".*.tmp"))  # no half-written file was left behind or read
 
 
-SHARED = ROOT.parent / "shared" / "data" / "libol" / "svmguide3.mat"
-
-
-@pytest.mark.skipif(not SHARED.exists(), reason="../shared/data/libol/svmguide3.mat not present")
+@pytest.mark.needs_datasets("svmguide3")
 def test_libol_study_on_real_data(tmp_path):
     out = olbench("experiment=libol_svmguide3", "grid.seeds=[0,1]", "run.figures=false",
                   f"run.output_dir={tmp_path}", f"run.cache_dir={tmp_path / 'cache'}")

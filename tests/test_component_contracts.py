@@ -11,6 +11,7 @@ import pytest
 import scipy.io
 import scipy.sparse as sp
 from hydra.utils import instantiate
+from local_data import skip_unless_datasets
 from omegaconf import OmegaConf
 
 from olbench.comparators import Comparator
@@ -66,11 +67,7 @@ def make_from_config(key: str, tmp_path, **overrides) -> Stream:
         assert key in FILE_WRITERS, f"file stream {key!r}: add a writer to FILE_WRITERS"
         spec.update(FILE_WRITERS[key](tmp_path / f"data.{key}"))
     if key == "dataset":
-        from olbench.datasets import find_local, get_card
-
-        if find_local(get_card(SMALL_DATASET)) is None:
-            pytest.skip(f"{SMALL_DATASET} is not on this machine (../shared/data absent); "
-                        "tests never download")
+        skip_unless_datasets(SMALL_DATASET)
         spec["name"] = SMALL_DATASET
     spec.update({k: v for k, v in SMALL.items() if k in cls.param_names()}, **overrides)
     return instantiate(spec, _convert_="all")

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 from hydra.utils import instantiate
+from local_data import skip_unless_local
 from omegaconf import OmegaConf
 
 from olbench.component import Component
@@ -38,6 +39,7 @@ def test_component_config_instantiates_to_its_registered_class(group, path):
         node = OmegaConf.merge(node, {k: "placeholder" for k in missing})
         assert instantiate(node, _partial_=True).func is REGISTRIES[group].get(path.stem)
         return
+    skip_unless_local(node, files=False)   # stream=dataset's default set, built offline
     obj = instantiate(node)
     assert isinstance(obj, Component)
     cls = REGISTRIES[group].get(path.stem)  # the file name is the registry key
@@ -70,8 +72,6 @@ def test_every_experiment_composes_and_its_grid_validates(name):
     assert cfg.name == name and cfg.question, f"{name}: needs a name and a question"
     experiment, tasks = build_tasks(cfg, [f"experiment={name}"], select=False)  # no search
     assert experiment == name and tasks
-    if any("shared" in str(t.stream.get("path", "")) for t in tasks) and not (
-            CONF.parent.parent / "shared").exists():
-        pytest.skip("the experiment reads ../shared/data, which is not present")
+    skip_unless_local(*(t.stream for t in tasks))   # its datasets, by name or by path
     validate(tasks)
     assert (CONF.parent / "experiments" / name / "README.md").exists(), "document the study"

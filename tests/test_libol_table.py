@@ -154,8 +154,7 @@ def test_a_bad_published_file_names_the_column_and_row(tmp_path):
 DATA = Path(os.environ.get("OLBENCH_DATA") or ROOT.parent / "shared" / "data")
 
 
-@pytest.mark.skipif(not (DATA / "libol" / "svmguide3.mat").exists(),
-                    reason="libol/svmguide3.mat is not in $OLBENCH_DATA or ../shared/data")
+@pytest.mark.needs_datasets("svmguide3")
 def test_the_command_writes_the_table_with_the_published_column(tmp_path):
     learners = ("[{key: perceptron, name: Perceptron, params: {tie: libol}},"
                 " {key: pa, name: PA-I, params: {variant: pa1}, select: {C: C}}]")

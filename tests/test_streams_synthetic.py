@@ -7,6 +7,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from local_data import skip_unless_local
 from omegaconf import OmegaConf
 
 from olbench.component import InvalidParameterError
@@ -351,6 +352,7 @@ def test_every_stream_config_composes_and_instantiates(path, tmp_path):
         overrides += [f"stream.path={csv}", "stream.label_column=label"]
     with initialize_config_dir(config_dir=str(CONF.parent), version_base=None):
         cfg = compose(config_name=None, overrides=overrides)
+    skip_unless_local(cfg.stream)   # a default dataset or file of ../shared/data
     stream = instantiate(cfg.stream)
     assert isinstance(stream, Stream) and stream.key == path.stem
     params = {k: v for k, v in cfg.stream.items() if not k.startswith("_")}
@@ -360,9 +362,5 @@ def test_every_stream_config_composes_and_instantiates(path, tmp_path):
                if OmegaConf.is_dict(v) and "_target_" in v}
     assert {k: getattr(v, "name", v) for k, v in stream.get_params().items()} \
         == {**params, **wrapped}
-    needs_shared = "shared/data" in str(params.get("path", ""))
-    from olbench.streams.files import shared_data_dir
-    if needs_shared and not shared_data_dir().exists():
-        pytest.skip(f"shared data folder {shared_data_dir()} is absent")
     m = stream.meta
     assert m.n > 0 and m.d > 0 and m.radius > 0 and m.fingerprint
