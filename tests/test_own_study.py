@@ -15,10 +15,10 @@ from pathlib import Path
 
 import pytest
 from hydra import compose, initialize_config_dir
+from local_data import skip_unless_datasets
 
 import olbench
 from olbench.cli import changed_grid
-from olbench.datasets.fetch import find_local, get_card
 from olbench.tasks import CONF_DIR
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -125,10 +125,7 @@ def test_the_readmes_own_study_commands_run(tmp_path):
     commands = _commands()
     assert len(commands) >= 5 and any("--config-dir" in c for c in commands)
     text = " ".join(" ".join(c) for c in commands)
-    missing = [name for name in ("heart_scale", "svmguide3")
-               if name in text and find_local(get_card(name)) is None]
-    if missing:
-        pytest.skip(f"datasets {missing} are not on this machine (tests never download)")
+    skip_unless_datasets(*(name for name in ("heart_scale", "svmguide3") if name in text))
     yaml = re.findall(r"```yaml\n(.*?)```", SECTION, flags=re.S)
     path = re.search(r"`(my_conf/experiment/\w+\.yaml)`", SECTION).group(1)
     (tmp_path / path).parent.mkdir(parents=True)
