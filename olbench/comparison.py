@@ -20,9 +20,16 @@ import pandas as pd
 from olbench import schema as col
 from olbench.figures.style import styled
 from olbench.index import resolve
-from olbench.report import NONE, format_summary, mean_pm, short_names, summary_table
+from olbench.report import NONE, format_summary, short_names, summary_cells, summary_table
 from olbench.results import read_results
-from olbench.views import mean_band, natural_order, one_per_learner, ordered, per_checkpoint
+from olbench.views import (
+    mean_band,
+    median_band,
+    natural_order,
+    one_per_learner,
+    ordered,
+    per_checkpoint,
+)
 
 KEYS = [col.STREAM, col.LEARNER, col.COMPARATOR]
 
@@ -48,9 +55,9 @@ def source_label(folder: Path, output_dir: str | Path) -> str:
 
 def side_by_side(table: pd.DataFrame, metric: str = col.MISTAKE_RATE) -> pd.DataFrame:
     """One row per (stream, learner, comparator), one ``mean ± std`` column of ``metric``
-    per source (short names; ``—`` where a source lacks the row)."""
-    cells = table.assign(cell=[mean_pm(m, s) for m, s in
-                               zip(table[f"{metric}_mean"], table[f"{metric}_std"])])
+    (time: ``median [q1, q3]``) per source (short names; ``—`` where a source lacks the
+    row)."""
+    cells = table.assign(cell=summary_cells(table, metric))
     wide = cells.set_index(KEYS + ["source"])["cell"].unstack("source")
     wide = wide.reindex(columns=list(dict.fromkeys(table["source"]))).fillna(NONE)
     wide.columns = [f"{metric} [{s}]" for s in wide.columns]
@@ -80,9 +87,11 @@ def _figure(tables: dict[str, pd.DataFrame], metric: str, path: Path) -> Path | 
     fig = Figure(figsize=(max(6.0, 4.4 * len(streams)), 3.6 + 0.22 * len(learners) * len(cps)),
                  layout="constrained")
     axes = fig.subplots(1, len(streams), squeeze=False)[0]
+    robust = metric in col.MEDIAN_METRICS     # time: the median, as in the summary
     for ax, stream in zip(axes, streams):
         for source, cp in cps.items():
-            band = mean_band(cp[cp["stream_label"].eq(stream)], metric, ["learner_label"])
+            band = (median_band if robust else mean_band)(
+                cp[cp["stream_label"].eq(stream)], metric, ["learner_label"])
             for learner, g in band.groupby("learner_label", sort=False):
                 ax.plot(g[col.T], g["mean"], color=colours[learner], linestyle=styles[source],
                         label=f"{short[learner]} [{source}]")
@@ -93,7 +102,8 @@ def _figure(tables: dict[str, pd.DataFrame], metric: str, path: Path) -> Path | 
     handles, labels = axes[0].get_legend_handles_labels()
     fig.legend(handles, labels, loc="outside lower center", fontsize=8,
                ncols=min(len(cps), 3), title="learner [source]", title_fontsize=8)
-    fig.suptitle(f"{metric.replace('_', ' ').capitalize()} by source (mean over seeds)",
+    fig.suptitle(f"{metric.replace('_', ' ').capitalize()} by source "
+                 f"({'median' if robust else 'mean'} over seeds)",
                  fontsize=11)
     path.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path, dpi=120)
@@ -121,7 +131,7 @@ def compare(*sources: str | Path, output_dir: str | Path = "results",
     summary = pd.concat([summary_table(t).assign(source=label) for label, t in tables.items()],
                         ignore_index=True)
     summary = summary[["source"] + [c for c in summary if c != "source"]]
-    if f"{metric}_mean" not in summary:
+    if f"{metric}_{col.summary_stats(metric)[0]}" not in summary:
         raise ValueError(f"no metric {metric!r} in these results")
     slug = "_vs_".join(re.sub(r"[^\w.-]+", "-", s) for s in tables)
     out_dir = Path(out_dir) if out_dir is not None else Path(output_dir) / "comparisons" / slug
