@@ -180,3 +180,36 @@ def test_the_command_prints_the_bound_its_ratio_and_that_it_is_vacuous(tmp_path)
     assert f"observed/bound = {mistakes / bound:.2g}: vacuous" in line
     report = (folder / "report.md").read_text(encoding="utf-8")
     assert "| `novikoff` | (R/γ)² | mistakes | vacuous |" in report
+
+
+def test_terminal_lines_put_violations_first_give_skip_reasons_and_stop_at_the_limit():
+    """The synthetic table: OGD's regret bound is violated in 1 of its 3 noisy runs, the
+    Perceptron's Novikoff check is skipped on the noisy stream."""
+    from synthetic_table import make_table
+
+    from olbench.report_bounds import bound_lines
+
+    checks = bound_checks(make_table())
+    lines = bound_lines(checks)
+    assert lines[1].startswith("  OGD (eta=0.5, radius=1) on Noisy")
+    assert lines[1].endswith(": VIOLATED in 1 of 3 runs")
+    assert lines[-1].endswith(": novikoff skipped: stream not linearly separable")
+    assert len(lines) == 1 + len(checks)
+    short = bound_lines(checks, limit=2)
+    assert short[-1] == f"  ... and {len(checks) - 2} more in report.md" and len(short) == 4
+
+
+def test_a_regret_bound_vacuous_in_some_runs_only_still_holds_and_says_where():
+    rows = [{"run_id": f"r{seed}", "seed": seed, "t": 100, "status": "ok", "stream": "S",
+             "learner": "L", "bound_name": "hedge_anytime", "quantity": "regret",
+             "bound": bound, "observed": 3.0, "bound_holds": True, "skip_reason": None,
+             "trivial_bound": 100.0, "bound_vacuous": bound >= 100}
+            for seed, bound in ((0, 150.0), (1, 50.0), (2, 40.0))]
+    (row,) = bound_checks(pd.DataFrame(rows)).to_dict("records")
+    assert (row["status"], row["vacuous"], row["final_bound"]) == ("holds", 1, 50.0)
+    from olbench.report_bounds import bound_lines
+
+    assert bound_lines(pd.DataFrame([row]))[1].endswith(": holds (vacuous in 1 of 3 runs)")
+    every = pd.DataFrame(rows).assign(bound=150.0, bound_vacuous=True)
+    assert bound_lines(bound_checks(every))[1].endswith(
+        ": vacuous (the bound is >= 100, the most the regret can be)")
