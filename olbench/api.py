@@ -149,7 +149,8 @@ class Results:
     """The outputs of one results folder, read when first asked for.
 
     ``table``: the tidy results table (one row per run x checkpoint x bound); ``summary``:
-    learner x stream x comparator at the final checkpoint (full names, mean and std columns);
+    learner x stream x comparator at the final checkpoint (full names, mean and std columns;
+    time: median and quartiles);
     ``figures``: the PNG paths (:meth:`draw` redraws them); ``latex``: the LaTeX tabular;
     ``report``: the path of report.md; ``status``: the command's exit status (0: every run
     ok, no bound violated; None when loaded from disk).
@@ -172,7 +173,8 @@ class Results:
 
     @property
     def summary_text(self) -> str:
-        """The summary as the terminal shows it (short names, mean ± std)."""
+        """The summary as the terminal shows it (short names, mean ± std, time as median
+        [q1, q3])."""
         from olbench.report import format_summary
 
         return format_summary(self.summary)

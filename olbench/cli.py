@@ -125,6 +125,7 @@ def execute(cfg: DictConfig, overrides: Sequence[str] = ()) -> int:
     """
     from olbench.figures import captions, make_figures
     from olbench.report import format_summary, reading_notes, summary_table, write_report
+    from olbench.report_bounds import bound_checks, bound_lines
 
     problems = config_problems(cfg, overrides, _is_single_cell(overrides))
     if problems:
@@ -165,6 +166,8 @@ def execute(cfg: DictConfig, overrides: Sequence[str] = ()) -> int:
     print(format_summary(summary))
     for note in reading_notes(table):
         print(f"note: {note}")
+    for line in bound_lines(bound_checks(table)):   # each bound's value and observed/bound
+        print(line)
     print(one_line_summary(name, table, time.perf_counter() - start))
     return _closing_lines(table, folder, report)
 

@@ -29,9 +29,16 @@ import pandas as pd
 from olbench import schema as col
 from olbench.figures.style import styled
 from olbench.index import read_summary, read_table, resolve
-from olbench.report import NONE, format_summary, mean_pm, short_names, summary_table
+from olbench.report import NONE, format_summary, short_names, summary_cells, summary_table
 from olbench.results import RESULTS_FILE
-from olbench.views import mean_band, natural_order, one_per_learner, ordered, per_checkpoint
+from olbench.views import (
+    mean_band,
+    median_band,
+    natural_order,
+    one_per_learner,
+    ordered,
+    per_checkpoint,
+)
 
 KEYS = [col.STREAM, col.LEARNER, col.COMPARATOR]
 PAIR = "pair"          # the pairing key: a shared comparator, or the rank of an unshared one
@@ -93,11 +100,10 @@ def _comparators(rows: pd.DataFrame) -> str:
 
 def side_by_side(table: pd.DataFrame, metric: str = col.MISTAKE_RATE) -> pd.DataFrame:
     """One row per paired (stream, learner, comparator), one ``mean ± std`` column of
-    ``metric`` per source (short names; ``—`` where a source lacks the row)."""
+    ``metric`` (time: ``median [q1, q3]``) per source (short names; ``—`` where a source
+    lacks the row)."""
     table = table.reset_index(drop=True)
-    cells = table.assign(cell=[mean_pm(m, s) for m, s in
-                               zip(table[f"{metric}_mean"], table[f"{metric}_std"])],
-                         **{PAIR: pairing(table)})
+    cells = table.assign(cell=summary_cells(table, metric), **{PAIR: pairing(table)})
     pairs = [col.STREAM, col.LEARNER, PAIR]
     wide = cells.set_index(pairs + ["source"])["cell"].unstack("source")
     wide = wide.reindex(columns=list(dict.fromkeys(table["source"]))).fillna(NONE)
@@ -131,9 +137,11 @@ def _figure(tables: dict[str, pd.DataFrame], metric: str, path: Path) -> Path | 
     fig = Figure(figsize=(max(6.0, 4.4 * len(streams)), 3.6 + 0.22 * len(learners) * len(cps)),
                  layout="constrained")
     axes = fig.subplots(1, len(streams), squeeze=False)[0]
+    robust = metric in col.MEDIAN_METRICS     # time: the median, as in the summary
     for ax, stream in zip(axes, streams):
         for source, cp in cps.items():
-            band = mean_band(cp[cp["stream_label"].eq(stream)], metric, ["learner_label"])
+            band = (median_band if robust else mean_band)(
+                cp[cp["stream_label"].eq(stream)], metric, ["learner_label"])
             for learner, g in band.groupby("learner_label", sort=False):
                 ax.plot(g[col.T], g["mean"], color=colours[learner], linestyle=styles[source],
                         label=f"{short[learner]} [{source}]")
@@ -144,7 +152,8 @@ def _figure(tables: dict[str, pd.DataFrame], metric: str, path: Path) -> Path | 
     handles, labels = axes[0].get_legend_handles_labels()
     fig.legend(handles, labels, loc="outside lower center", fontsize=8,
                ncols=min(len(cps), 3), title="learner [source]", title_fontsize=8)
-    fig.suptitle(f"{metric.replace('_', ' ').capitalize()} by source (mean over seeds)",
+    fig.suptitle(f"{metric.replace('_', ' ').capitalize()} by source "
+                 f"({'median' if robust else 'mean'} over seeds)",
                  fontsize=11)
     path.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path, dpi=120)
@@ -176,7 +185,7 @@ def compare(*sources: str | Path, output_dir: str | Path | None = None,
                           ).assign(source=label) for label, f in zip(labels, folders)],
                         ignore_index=True)
     summary = summary[["source"] + [c for c in summary if c != "source"]]
-    if f"{metric}_mean" not in summary:
+    if f"{metric}_{col.summary_stats(metric)[0]}" not in summary:
         raise ValueError(f"no metric {metric!r} in these results")
     slug = "_vs_".join(re.sub(r"[^\w.-]+", "-", s) for s in labels)
     if out_dir is None:

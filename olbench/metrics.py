@@ -202,7 +202,9 @@ def metrics_table(trace, *, learner=None, meta=None, fits: dict | None = None,
     ``trace``: the engine's Trace (or any object with ``margins``, ``y``, ``updated``, ``tie``,
     ``loss_name``, ``state``). ``fits``: comparator fits by name; ``comparator`` restricts the
     regret columns to that one. ``R`` defaults to ``meta.radius``. Long form: one row per
-    (checkpoint, comparator, bound); bound columns are empty when no bound applies.
+    (checkpoint, comparator, bound); bound columns are empty when no bound applies. The
+    stream's margin w.r.t. its generating vector (``meta.margin``, when ``meta.u`` is known)
+    lets theorems for separable data say that the stream is not separable.
     """
     from olbench.bounds import bound_table
 
@@ -235,7 +237,10 @@ def metrics_table(trace, *, learner=None, meta=None, fits: dict | None = None,
     if learner is None or not bounds:
         return df
     R = getattr(meta, "radius", None) if R is None else R
-    bt = bound_table(learner, trace, checkpoints=ks, R=R, fits=fits)
+    # a margin says whether the labels are separable only with respect to one fixed vector
+    # (a drifting stream's is w.r.t. the moving u_t, and it has no meta.u)
+    margin = getattr(meta, "margin", None) if getattr(meta, "u", None) is not None else None
+    bt = bound_table(learner, trace, checkpoints=ks, R=R, fits=fits, margin=margin)
     if bt.empty:
         return df
     return df.merge(bt, on=col.T, how="left")

@@ -89,13 +89,14 @@ def beside_published(summary: pd.DataFrame, published: pd.DataFrame,
     its (dataset, algorithm) beside (NaN where none are published) and, per metric of
     :data:`COMPARED`, ``<metric>_diff_in_std``. Rows of the published table with no run are
     kept too (ours NaN), so nothing published is dropped silently. Rows come in the order
-    of the summary's streams and of ``algorithms``."""
+    of the summary's streams and of ``algorithms``. Our statistics keep the summary's
+    columns (time: ``time_s_median``, ``time_s_q1``, ``time_s_q3``)."""
     rows = summary.drop_duplicates([col.STREAM, col.LEARNER])
     ours = pd.DataFrame({"dataset": rows[col.STREAM].map(dataset_of),
                          "algorithm": rows[col.LEARNER].map(algorithms),
                          col.LEARNER: rows[col.LEARNER]})
     for m in METRICS:
-        for s in ("mean", "std"):
+        for s in col.summary_stats(m):   # time: our median and quartiles (LIBOL's: mean, std)
             ours[f"{m}_{s}"] = rows.get(f"{m}_{s}", np.nan)
     ours = ours[ours["algorithm"].notna()]
     pub = published.rename(columns={f"{m}_{s}": f"published_{m}_{s}"

@@ -1,15 +1,18 @@
 """The Markdown report of an experiment: a pure function of the results table (+ figure paths
 and their captions).
 
-:func:`summary_table` (learner x stream at the final checkpoint, mean ± std over seeds) feeds
-``summary.csv``, the terminal (:func:`format_summary`) and the report; :func:`bound_checks`
-aggregates the bound rows (violations first); :func:`write_report` writes ``report.md``.
+:func:`summary_table` (learner x stream at the final checkpoint, mean ± std over seeds; time
+as the median and quartiles) feeds ``summary.csv``, the terminal (:func:`format_summary`) and
+the report; :func:`~olbench.report_bounds.bound_checks` aggregates the bound rows (violations
+first); :func:`write_report` writes ``report.md``.
 
 Conventions (those of :mod:`olbench.views`, shared with the figures): only
 ``status == "ok"`` rows enter the statistics; streams and learners are named without
 ``seed=`` (seeds are the replicates); std is the sample standard deviation (ddof = 1) over
-seeds; "bounds hold" looks at every checkpoint of every ok run (y: all checks held, n: at
-least one violation, —: no check).
+seeds; the metrics of :data:`olbench.schema.MEDIAN_METRICS` (time) are given as the median
+and quartiles instead, as one preempted seed must not move them; "bounds hold" looks at every
+checkpoint of every ok run (y: all checks held, n: at least one violation, vacuous: all held
+but no bound could bind at a run's final round, —: no check).
 
 The report imports only the table views (:mod:`olbench.views`), never the figure code: the
 figures arrive as file paths and their captions as a mapping (:func:`write_report`).
@@ -25,8 +28,10 @@ import numpy as np
 import pandas as pd
 
 from olbench import schema as col
+from olbench.cells import NONE, mean_pm, median_quartiles, summary_cells
 from olbench.failures import distinct_failures
 from olbench.published import NOT_AVAILABLE
+from olbench.report_bounds import VACUOUS, bound_checks, bounds_section, vacuous_cells
 from olbench.views import (
     bound_flag,
     comparator_skips,
@@ -43,12 +48,14 @@ KEYS = [col.STREAM, col.LEARNER, col.COMPARATOR]
 METRICS = (col.MISTAKE_RATE, col.CUM_LOSS, col.REGRET, col.UPDATES, col.TIME_S,
            col.MISTAKE_REGRET, col.CLEAN_MISTAKE_RATE, col.INLIER_MISTAKE_RATE,
            col.TEST_MISTAKE_RATE, col.TEST_AVG_LOSS)
-NONE = "—"
 #: where a published number is missing: the published file holds only what could be read here
 OFFLINE = "not available offline"
+#: the title suffix of a metric given as median [first quartile, third quartile]
+QUARTILES = ", median [q1, q3]"
 #: (metric, column title) of the summary shown to people, LIBOL's columns first
 SUMMARY_COLUMNS = ((col.MISTAKE_RATE, "mistake rate"), (col.UPDATES, "updates"),
-                   (col.TIME_S, "time (s)"), (col.CLEAN_MISTAKE_RATE, "clean mistake rate"),
+                   (col.TIME_S, "time (s)" + QUARTILES),
+                   (col.CLEAN_MISTAKE_RATE, "clean mistake rate"),
                    (col.INLIER_MISTAKE_RATE, "inlier mistake rate"),
                    (col.CUM_LOSS, "cumulative loss"), (col.REGRET, "regret"),
                    (col.MISTAKE_REGRET, "mistake regret"),
@@ -58,7 +65,6 @@ SUMMARY_COLUMNS = ((col.MISTAKE_RATE, "mistake rate"), (col.UPDATES, "updates"),
 #: split=train_then_test stream, ...)
 OPTIONAL_COLUMNS = (col.CLEAN_MISTAKE_RATE, col.INLIER_MISTAKE_RATE, col.MISTAKE_REGRET,
                     col.TEST_MISTAKE_RATE, col.TEST_AVG_LOSS)
-_STATUS_ORDER = {"violated": 0, "holds": 1, "skipped": 2}
 
 
 # --------------------------------------------------------------------------- small helpers
@@ -79,31 +85,16 @@ def holds_mark(values) -> str:
     return NONE if not flags else ("y" if all(flags) else "n")
 
 
-def mean_pm(mean: float, std: float) -> str:
-    """``mean ± std``, both rounded where the std's second significant digit is (4 significant
-    digits for the mean alone when the std is unknown).
-
-    >>> mean_pm(0.12345, 0.0123), mean_pm(54.0, 1.65), mean_pm(3.0, float("nan"))
-    ('0.123 ± 0.012', '54.0 ± 1.6', '3')
-    >>> mean_pm(float("nan"), 1.0), mean_pm(2.5, 0.0)
-    ('—', '2.5 ± 0')
-    """
-    if pd.isna(mean):
-        return NONE
-    if pd.isna(std) or not np.isfinite(std) or std <= 0:
-        return f"{mean:.4g}" + ("" if pd.isna(std) else " ± 0")
-    digits = min(12, max(0, 1 - int(np.floor(np.log10(std)))))
-    return f"{mean:.{digits}f} ± {std:.{digits}f}"
-
-
 # --------------------------------------------------------------------------- summary
 def summary_table(table: pd.DataFrame) -> pd.DataFrame:
     """Learner x stream (x comparator) at the final checkpoint of each run.
 
     Columns: ``stream``, ``learner``, ``comparator``, ``n`` (stream length), ``runs`` (all
     statuses), ``ok``, ``errors``, ``<metric>_mean`` / ``<metric>_std`` over the ok runs for
-    each metric of :data:`METRICS` (NaN when the table lacks it), ``bounds_hold`` (y/n/—),
-    ``comparator_skip_reason`` (why the comparator gave no regret; empty when it did).
+    each metric of :data:`METRICS` (NaN when the table lacks it) but time, which has
+    ``time_s_median`` / ``time_s_q1`` / ``time_s_q3`` (:func:`olbench.schema.summary_stats`),
+    ``bounds_hold`` (y/n/vacuous/—), ``comparator_skip_reason`` (why the comparator gave no
+    regret; empty when it did). :data:`olbench.schema.SUMMARY_COLUMNS` documents each.
     """
     lab = _labelled(table)
     runs = lab.drop_duplicates([col.RUN_ID, col.COMPARATOR])  # each comparator has its rows
@@ -113,8 +104,11 @@ def summary_table(table: pd.DataFrame) -> pd.DataFrame:
                          ).groupby(KEYS).agg(n=("n", "max"), runs=(col.RUN_ID, "size"),
                                              ok=("ok", "sum"), errors=("errors", "sum"))
     fin = _labelled(final_rows(table)).reindex(columns=KEYS + list(METRICS))
-    stats = fin.groupby(KEYS)[list(METRICS)].agg(["mean", "std"])
-    stats.columns = [f"{m}_{s}" for m, s in stats.columns]
+    by = fin.groupby(KEYS)
+    quantiles = {"median": 0.5, "q1": 0.25, "q3": 0.75}
+    stats = pd.DataFrame({f"{m}_{s}": by[m].agg(s) if s in ("mean", "std") else
+                          by[m].quantile(quantiles[s])
+                          for m in METRICS for s in col.summary_stats(m)})
     ok = lab[lab[col.STATUS].eq(col.OK)].reindex(columns=KEYS + [col.BOUND_HOLDS])
     holds = ok.groupby(KEYS)[col.BOUND_HOLDS].agg(holds_mark).rename("bounds_hold")
     reasons = lab[lab[col.STATUS].eq(col.OK)].reindex(columns=KEYS + [col.COMPARATOR_SKIP])
@@ -123,6 +117,9 @@ def summary_table(table: pd.DataFrame) -> pd.DataFrame:
                .rename(col.COMPARATOR_SKIP))
     out = counts.join(stats).join(holds).join(skips)
     out["bounds_hold"] = out["bounds_hold"].fillna(NONE)
+    vacuous = vacuous_cells(table)
+    never_binds = [(s, lrn) in vacuous for s, lrn, _ in out.index]
+    out.loc[out["bounds_hold"].eq("y") & np.array(never_binds, bool), "bounds_hold"] = VACUOUS
     return natural_order(out.reset_index(), KEYS)
 
 
@@ -134,8 +131,8 @@ def short_names(values: pd.Series) -> pd.Series:
 def display_summary(summary: pd.DataFrame) -> pd.DataFrame:
     """The summary as strings for people: short names (the full ones are in ``summary.csv``
     and the report's grid), ``mean ± std`` cells as LIBOL's tables give them (mistake rate,
-    updates, time) and the loss-based ones, counts, the bound mark; the comparator column
-    only when it says something."""
+    updates) and the loss-based ones, time as ``median [q1, q3]`` (:func:`summary_cells`),
+    counts, the bound mark; the comparator column only when it says something."""
     cols = {col.STREAM: short_names(summary[col.STREAM]),
             col.LEARNER: short_names(summary[col.LEARNER])}
     if summary[col.COMPARATOR].nunique() > 1:      # a single one is named in the grid
@@ -146,8 +143,7 @@ def display_summary(summary: pd.DataFrame) -> pd.DataFrame:
     for metric, title in SUMMARY_COLUMNS:
         if metric in OPTIONAL_COLUMNS and not summary[f"{metric}_mean"].notna().any():
             continue
-        cols[title] = [mean_pm(m, s) for m, s in
-                       zip(summary[f"{metric}_mean"], summary[f"{metric}_std"])]
+        cols[title] = summary_cells(summary, metric)
     cols["bounds hold"] = summary["bounds_hold"]
     return pd.DataFrame(cols)
 
@@ -223,43 +219,63 @@ def _latex_pm(mean: float, std: float, fmt: str) -> str:
     return f"${mean:{fmt}}$" if pd.isna(std) else f"${mean:{fmt}} \\pm {std:{fmt}}$"
 
 
-#: (metric, header, number format) of the LaTeX table: LIBOL's columns
+def _latex_cell(row, metric: str, fmt: str | None) -> str:
+    """A metric's LaTeX cell: mean ± std in ``fmt``, or (time) median [q1, q3] with the
+    median's 3 significant digits (:func:`median_quartiles`), in text mode so that the
+    space and the comma read as written."""
+    if metric not in col.MEDIAN_METRICS:
+        return _latex_pm(row.get(f"{metric}_mean", np.nan), row.get(f"{metric}_std", np.nan),
+                         fmt)
+    text = median_quartiles(*(row.get(f"{metric}_{s}", np.nan)
+                              for s in col.summary_stats(metric)))
+    return "--" if text == NONE else text
+
+
+#: (metric, header, number format) of the LaTeX table: LIBOL's columns (time: significant
+#: digits, :func:`_latex_cell`)
 LATEX_COLUMNS = ((col.MISTAKE_RATE, "Mistake rate", ".4f"), (col.UPDATES, "Updates", ".1f"),
-                 (col.TIME_S, "Time (s)", ".4f"))
+                 (col.TIME_S, "Time (s)", None))
+
+
+def _latex_header(metric: str, title: str) -> str:
+    return title + (", median [$q_1$, $q_3$]" if metric in col.MEDIAN_METRICS else "")
 
 
 def latex_table(summary: pd.DataFrame) -> str:
-    """A complete LIBOL-style ``tabular``: algorithm (short name), mistake rate, updates and
-    time, each mean ± sample std over seeds; a stream column when there are several streams.
-    These metrics do not depend on the comparator, so each learner appears once per stream.
+    """A complete LIBOL-style ``tabular``: algorithm (short name), mistake rate and updates
+    (mean ± sample std over seeds) and time (median [first, third quartile] over seeds, with
+    3 significant digits: never 0.0000 for a fast run); a stream column when there are
+    several streams. These metrics do not depend on the comparator, so each learner appears
+    once per stream.
 
     >>> s = pd.DataFrame({"stream": ["S"], "learner": ["PA[C=1.0,variant=pa1]"],
     ...                   "mistake_rate_mean": [0.25], "mistake_rate_std": [0.01],
-    ...                   "updates_mean": [120.0], "updates_std": [2.0],
-    ...                   "time_s_mean": [0.0123], "time_s_std": [float("nan")]})
+    ...                   "updates_mean": [120.0], "updates_std": [2.0], "time_s_median":
+    ...                   [0.0002], "time_s_q1": [0.000195], "time_s_q3": [0.00021]})
     >>> print(latex_table(s))
-    % stream: S; mean ± sample std over seeds at the final round
+    % stream: S; mean ± sample std over seeds at the final round; time: median [quartiles]
     \\begin{tabular}{lrrr}
     \\hline
-    Algorithm & Mistake rate & Updates & Time (s) \\\\
+    Algorithm & Mistake rate & Updates & Time (s), median [$q_1$, $q_3$] \\\\
     \\hline
-    PA-I (C=1) & $0.2500 \\pm 0.0100$ & $120.0 \\pm 2.0$ & $0.0123$ \\\\
+    PA-I (C=1) & $0.2500 \\pm 0.0100$ & $120.0 \\pm 2.0$ & 0.000200 [0.000195, 0.000210] \\\\
     \\hline
     \\end{tabular}
     """
     rows = summary.drop_duplicates([col.STREAM, col.LEARNER])
     streams = short_names(rows[col.STREAM])
     several = streams.nunique() > 1
-    head = (["Stream"] if several else []) + ["Algorithm"] + [h for _, h, _ in LATEX_COLUMNS]
+    head = (["Stream"] if several else []) + ["Algorithm"] + [_latex_header(m, h)
+                                                               for m, h, _ in LATEX_COLUMNS]
     align = ("l" if several else "") + "l" + "r" * len(LATEX_COLUMNS)
     where = "" if several else f"stream: {', '.join(streams.unique())}; "
-    lines = [f"% {where}mean ± sample std over seeds at the final round",
+    lines = [f"% {where}mean ± sample std over seeds at the final round; time: median "
+             "[quartiles]",
              f"\\begin{{tabular}}{{{align}}}", "\\hline", " & ".join(head) + " \\\\",
              "\\hline"]
     for (_, r), stream, learner in zip(rows.iterrows(), streams, short_names(rows[col.LEARNER])):
         cells = ([_latex_escape(str(stream))] if several else []) + [_latex_escape(learner)]
-        cells += [_latex_pm(r.get(f"{m}_mean", np.nan), r.get(f"{m}_std", np.nan), fmt)
-                  for m, _, fmt in LATEX_COLUMNS]
+        cells += [_latex_cell(r, m, fmt) for m, _, fmt in LATEX_COLUMNS]
         lines.append(" & ".join(cells) + " \\\\")
     return "\n".join(lines + ["\\hline", "\\end{tabular}"])
 
@@ -297,8 +313,7 @@ def published_section(beside: pd.DataFrame, folder: Path, source: str) -> list[s
     rows = beside
     shown = pd.DataFrame({"dataset": rows["dataset"], "algorithm": rows["algorithm"]})
     for m, title, _ in LATEX_COLUMNS:
-        shown[f"{title} (ours)"] = [mean_pm(a, s) for a, s in zip(rows[f"{m}_mean"],
-                                                                   rows[f"{m}_std"])]
+        shown[f"{title} (ours)"] = summary_cells(rows, m)
         shown[f"{title} (published)"] = [OFFLINE if pd.isna(a) else mean_pm(a, s) for a, s in
                                          zip(rows[f"published_{m}_mean"],
                                              rows[f"published_{m}_std"])]
@@ -313,8 +328,9 @@ def published_section(beside: pd.DataFrame, folder: Path, source: str) -> list[s
              "their `source` in `published.csv` says why):", "",
              *[f"- {n} rows: {why}" for why, n in missing.items()], "",
              "*diff / published std* = (ours − published) / published std. Times are shown, "
-             "not compared: LIBOL's are MATLAB on another machine. Also in `published.csv` "
-             "and `published.tex`.", "", markdown_table(shown), ""]
+             "not compared: LIBOL's are MATLAB on another machine (ours: median [quartiles] "
+             "over seeds; LIBOL's: mean ± std). Also in `published.csv` and "
+             "`published.tex`.", "", markdown_table(shown), ""]
     tex = ["% ours vs published: mean ± std; diff in units of the published std;",
            f"% n/a: published number {OFFLINE} (published.csv's source column says why)",
            "\\begin{tabular}{llrrrr}", "\\hline",
@@ -333,41 +349,7 @@ def published_section(beside: pd.DataFrame, folder: Path, source: str) -> list[s
     return lines
 
 
-# --------------------------------------------------------------------------- bound checks
-def bound_checks(table: pd.DataFrame) -> pd.DataFrame:
-    """One row per (stream, learner, bound) over all checkpoints of the ok runs (a bound does
-    not depend on the comparator a row's regret is measured against).
-
-    ``status``: ``violated`` (some check failed), ``holds`` (checks, none failed) or
-    ``skipped`` (no check: ``skip_reason`` says why); ``runs``: runs with a check;
-    ``violations``: runs with a failed check; ``max_ratio``: the largest observed/bound;
-    ``worst``: where it occurred. Sorted: violations first, then holds, then skipped.
-    """
-    keys = [col.STREAM, col.LEARNER]
-    cols = keys + [col.BOUND_NAME, col.QUANTITY, col.STATUS, "runs", "violations", "max_ratio",
-                   "worst", col.SKIP_REASON]
-    ok = _labelled(ok_rows(table))
-    if col.BOUND_NAME not in ok:
-        return pd.DataFrame(columns=cols)
-    rows = ok[ok[col.BOUND_NAME].notna()].drop_duplicates([col.RUN_ID, col.T, col.BOUND_NAME])
-    rows = rows.assign(flag=rows[col.BOUND_HOLDS].map(bound_flag),
-                       r=rows[col.OBSERVED].astype(float) / rows[col.BOUND].astype(float))
-    out = []
-    for key, g in rows.groupby(keys + [col.BOUND_NAME], sort=True):
-        checked = g[g["flag"].notna()]
-        failed = checked[checked["flag"].eq(False)]
-        status = "violated" if len(failed) else "holds" if len(checked) else "skipped"
-        worst = checked.loc[checked["r"].idxmax()] if checked["r"].notna().any() else None
-        out.append((*key, sorted_unique(g[col.QUANTITY])[0] if g[col.QUANTITY].notna().any()
-                    else NONE, status, checked[col.RUN_ID].nunique(),
-                    failed[col.RUN_ID].nunique(), np.nan if worst is None else worst["r"],
-                    NONE if worst is None else f"seed={worst['seed']}, t={int(worst['t'])}",
-                    "; ".join(map(str, sorted_unique(g[col.SKIP_REASON]))) or NONE))
-    df = natural_order(pd.DataFrame(out, columns=cols), keys + [col.BOUND_NAME])
-    return (df.assign(_o=df[col.STATUS].map(_STATUS_ORDER)).sort_values("_o", kind="stable")
-              .drop(columns="_o").reset_index(drop=True))
-
-
+# --------------------------------------------------------------------------- failed runs
 def failed_runs(table: pd.DataFrame) -> pd.DataFrame:
     """One row per run whose status is not ``ok``: errors first, then skips."""
     bad = table[~table[col.STATUS].eq(col.OK)].drop_duplicates(col.RUN_ID)
@@ -551,8 +533,11 @@ def write_report(table: pd.DataFrame, out_dir, *, experiment: str, question: str
         return _write_markdown(out_dir / "report.md", parts + failed_runs_section(table))
     parts += ["## Summary at the final checkpoint", "",
               "Mean ± sample std (ddof = 1) over the ok runs (seeds) at each run's final round; "
-              "*bounds hold*: y if every bound check at every checkpoint held, n if any was "
-              "violated, — if no bound applies.", "",
+              "time: the median [first quartile, third quartile] over them (one slow seed "
+              "does not move it); *bounds hold*: y if every bound check at every checkpoint "
+              "held, n if any was violated, vacuous if all held but no bound could bind at a "
+              "run's final round (each was at least the most its quantity can be), — if no "
+              "bound applies.", "",
               markdown_table(display_summary(summary), code=names), ""]
     notes = reading_notes(table)
     if notes:
@@ -561,27 +546,16 @@ def write_report(table: pd.DataFrame, out_dir, *, experiment: str, question: str
                   "− the comparator's; mistake regret = the learner's mistakes − the "
                   "comparator's fixed u's.", "", *[f"- {n}" for n in notes], ""]
     parts += list(sections or [])
-    parts += ["## Bound checks", ""]
-    if checks.empty:
-        parts += ["No bound applies to these learners.", ""]
-    else:
-        v = int(checks[col.STATUS].eq("violated").sum())
-        shown = checks.assign(max_ratio=checks["max_ratio"].map(
-            lambda r: NONE if pd.isna(r) else f"{r:.3g}")).rename(
-            columns={col.BOUND_NAME: "bound", "max_ratio": "max observed/bound",
-                     "worst": "worst at", col.SKIP_REASON: "skip reason"})
-        parts += [f"{v} violated, {int(checks['status'].eq('holds').sum())} holding, "
-                  f"{int(checks['status'].eq('skipped').sum())} skipped "
-                  "(violations first; a violation means a bug in a learner, a comparator or a "
-                  "bound).", "", markdown_table(shown, code=names + ("bound",)), ""]
+    parts += bounds_section(checks)
     parts += failed_runs_section(table)
     parts += ["## Figures", "", *_figure_lines(figures, out_dir, captions or {}), ""]
     if "mistake_rate_mean" in summary and summary["mistake_rate_mean"].notna().any():
         latex = latex_table(summary)
         (out_dir / "summary.tex").write_text(latex + "\n", encoding="utf-8")
         parts += ["## LaTeX table", "",
-                  "LIBOL-style, in `summary.tex`: mistake rate, updates and time, mean ± std "
-                  "over seeds (single seed: the value alone).", "",
+                  "LIBOL-style, in `summary.tex`: mistake rate and updates, mean ± std over "
+                  "seeds; time, median [first, third quartile] (single seed: the value "
+                  "alone).", "",
                   "```latex", latex, "```"]
     return _write_markdown(out_dir / "report.md", parts)
 

@@ -62,12 +62,15 @@ OBSERVED = "observed"
 RATIO = "ratio"
 BOUND_HOLDS = "bound_holds"
 SKIP_REASON = "skip_reason"
+TRIVIAL_BOUND = "trivial_bound"
+BOUND_VACUOUS = "bound_vacuous"
 
 #: the status of a run that finished; failures are ``"error: <type>: <message>"``
 OK = "ok"
 
 #: the bound columns, in table order (one row per bound and checkpoint)
-BOUND_COLUMNS = [T, BOUND_NAME, QUANTITY, BOUND, OBSERVED, RATIO, BOUND_HOLDS, SKIP_REASON]
+BOUND_COLUMNS = [T, BOUND_NAME, QUANTITY, BOUND, OBSERVED, RATIO, BOUND_HOLDS, SKIP_REASON,
+                 TRIVIAL_BOUND, BOUND_VACUOUS]
 
 #: every fixed column, in table order, with what it holds
 COLUMNS = {
@@ -101,7 +104,12 @@ COLUMNS = {
     OBSERVED: "the bounded quantity's observed value at t",
     RATIO: "observed / bound",
     BOUND_HOLDS: "True, False (a violation: a bug), or empty when skipped",
-    SKIP_REASON: "why a theorem could not be checked",
+    SKIP_REASON: "why a theorem could not be checked (e.g. which of its hypotheses fails)",
+    TRIVIAL_BOUND: "the most the bounded quantity can be after t rounds whatever the learner "
+                   "does (mistakes, updates: t; regret: where the theorem knows one, e.g. t "
+                   "for Hedge on losses in [0, 1], G D t for OGD); empty when unknown",
+    BOUND_VACUOUS: "True when bound >= trivial_bound: the bound cannot bind at t (it holds "
+                   "whatever the learner does); empty when trivial_bound is",
     TIME_S: "cumulative wall time of the compiled loop up to t (s)",
     WALL_S: "wall time of the whole task: stream, run, comparators, metrics (s)",
     CLEAN_MISTAKES: "cumulative mistakes against the noise-free labels (noisy streams)",
@@ -130,7 +138,7 @@ LEADING_COLUMNS = [EXPERIMENT, RUN_ID, STATUS, SEED, STREAM, LEARNER, COMPARATOR
                    CUM_LOSS, AVG_LOSS, MISTAKES, MISTAKE_RATE, UPDATES, COMPARATOR_LOSS, REGRET,
                    COMPARATOR_MISTAKES, MISTAKE_REGRET, COMPARATOR_SKIP,
                    BOUND_NAME, QUANTITY, BOUND, OBSERVED, RATIO, BOUND_HOLDS, SKIP_REASON,
-                   TIME_S, WALL_S]
+                   TRIVIAL_BOUND, BOUND_VACUOUS, TIME_S, WALL_S]
 
 #: prefixes of the parameter columns (``stream_<param>``, ``learner_<param>``)
 PARAM_PREFIXES = ("stream_", "learner_")
@@ -140,3 +148,44 @@ def is_documented(column: str) -> bool:
     """A fixed column, a parameter column or a library version column."""
     return (column in COLUMNS or column.startswith(PARAM_PREFIXES)
             or column.endswith("_version"))
+
+
+# ----------------------------------------------------------------------- summary.csv
+#: metrics that summary.csv, the terminal, report.md and summary.tex give as the median and
+#: quartiles over seeds instead of mean ± std: a wall time, where one preempted seed (0.006 ±
+#: 0.013 s beside four seeds of 0.0001 s) must not move the centre; the LIBOL panels draw
+#: the same (olbench.figures.libol)
+MEDIAN_METRICS = (TIME_S,)
+
+
+def summary_stats(metric: str) -> tuple[str, ...]:
+    """The statistics over seeds that summary.csv gives for ``metric``, each in a column
+    ``<metric>_<statistic>``.
+
+    >>> summary_stats(MISTAKE_RATE), summary_stats(TIME_S)
+    (('mean', 'std'), ('median', 'q1', 'q3'))
+    """
+    return ("median", "q1", "q3") if metric in MEDIAN_METRICS else ("mean", "std")
+
+
+#: the columns of summary.csv (olbench.report.summary_table): one row per stream x learner x
+#: comparator, statistics over the ok runs (seeds) at each run's final checkpoint; <metric>
+#: stands for each metric of olbench.report.METRICS
+SUMMARY_COLUMNS = {
+    STREAM: "the stream's full name without seed=",
+    LEARNER: "the learner's full name without seed=",
+    COMPARATOR: "the comparator of the regret columns (—: none)",
+    "n": "the stream's length",
+    "runs": "runs of this cell, all statuses",
+    "ok": "runs that finished",
+    "errors": "runs that failed (status error: ...)",
+    "<metric>_mean": "mean over the ok runs (every metric but those of MEDIAN_METRICS)",
+    "<metric>_std": "sample standard deviation (ddof = 1) over the ok runs; empty for one run",
+    "<metric>_median": "median over the ok runs (MEDIAN_METRICS: time_s)",
+    "<metric>_q1": "first quartile over the ok runs (linear interpolation; MEDIAN_METRICS)",
+    "<metric>_q3": "third quartile over the ok runs (MEDIAN_METRICS)",
+    "bounds_hold": "y: every bound check held; n: some check was violated (a bug); vacuous: "
+                   "every check held but no bound could bind at a run's final round (each was "
+                   ">= trivial_bound); —: no bound was checked",
+    COMPARATOR_SKIP: "why the comparator gave no regret on some ok run; empty when it did",
+}

@@ -172,8 +172,7 @@ def per_checkpoint(table: pd.DataFrame) -> pd.DataFrame:
     keeps one."""
     keys = [col.RUN_ID, col.T] + ([col.COMPARATOR] if col.COMPARATOR in table else [])
     ok = ok_rows(table).drop_duplicates(keys)
-    bound_cols = [col.BOUND_NAME, col.QUANTITY, col.BOUND, col.OBSERVED, col.RATIO, col.BOUND_HOLDS,
-                  col.SKIP_REASON]
+    bound_cols = [c for c in col.BOUND_COLUMNS if c != col.T]
     return (ok.drop(columns=[c for c in bound_cols if c in ok])
               .assign(stream_label=short_label(ok, col.STREAM, table),
                       learner_label=short_label(ok, col.LEARNER, table),

@@ -126,7 +126,8 @@ def test_skips_say_why():
     df = bounds.bound_table(trace_learner("perceptron"), trace, R=meta.radius,
                             checkpoints=[len(y)], fits=fits)
     row = df[df.bound_name == "novikoff"].iloc[0]
-    assert row.bound_holds is None and row.skip_reason.startswith("not separable")
+    assert row.bound_holds is None and row.skip_reason.startswith(
+        "the stream is not linearly separable (max-margin fit: no u with")
     ogd = trace_learner("ogd", radius=None)
     df = bounds.bound_table(ogd, trace, R=1.0, checkpoints=[len(y)])
     assert "radius=None" in df.skip_reason.iloc[0]

@@ -111,7 +111,8 @@ def test_published_numbers_are_joined_row_by_row_with_std_units():
         "learner": ["Perceptron[tie=libol]", "PA[C=1.0,variant=pa]", "Perceptron[tie=libol]"],
         "mistake_rate_mean": [0.3307, 0.30, 0.25], "mistake_rate_std": [0.005, 0.01, 0.02],
         "updates_mean": [411.0, 700.0, 60.0], "updates_std": [7.0, 9.0, 3.0],
-        "time_s_mean": [1e-4] * 3, "time_s_std": [1e-5] * 3})
+        "time_s_median": [1e-4, 2e-4, 3e-4], "time_s_q1": [9e-5] * 3,
+        "time_s_q3": [2e-4] * 3})
     published = pd.DataFrame({
         "dataset": ["svmguide3", "svmguide3", "svmguide3"],
         "algorithm": ["Perceptron", "PA", "AROW"], "source": ["s"] * 3,
@@ -124,6 +125,8 @@ def test_published_numbers_are_joined_row_by_row_with_std_units():
     assert row["mistake_rate_diff_in_std"] == pytest.approx((0.3307 - 0.3318) / 0.0118)
     assert row["updates_diff_in_std"] == pytest.approx((411 - 412.45) / 14.66)
     assert "time_s_diff_in_std" not in out      # another machine: shown, never compared
+    assert row["time_s_median"] == 1e-4 and row["published_time_s_mean"] == 0.0516
+    assert out.loc[("svmguide3", "PA"), "time_s_median"] == 2e-4    # ours: the median
     assert math.isnan(out.loc[("svmguide3", "PA"), "mistake_rate_diff_in_std"])  # unpublished
     assert math.isnan(out.loc[("svmguide3", "AROW"), "mistake_rate_mean"])  # published, not run
     assert out.loc[("heart", "Perceptron"), "mistake_rate_mean"] == 0.25   # no published row

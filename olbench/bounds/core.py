@@ -58,6 +58,7 @@ class BoundCheck:
     observed: float | None
     holds: bool | None
     skip_reason: str | None = None
+    trivial: float | None = None   # the most the quantity can be, whatever the learner does
 
     @property
     def ratio(self) -> float | None:
@@ -65,12 +66,24 @@ class BoundCheck:
             return None
         return self.observed / self.bound
 
+    @property
+    def vacuous(self) -> bool | None:
+        """The bound cannot bind: it is at least the trivial bound (None: either unknown)."""
+        if self.bound is None or self.trivial is None:
+            return None
+        return bool(self.bound >= self.trivial)
+
 
 def check(bound_name: str, quantity: str, bound: float, observed: float, *,
-          rtol: float = 1e-9, atol: float = 1e-9, context: str = "") -> BoundCheck:
+          rtol: float = 1e-9, atol: float = 1e-9, context: str = "",
+          trivial: float | None = None) -> BoundCheck:
     """Compare; a violation emits a :class:`BoundViolation` warning (loud: it means a bug).
+    ``trivial``: the most the quantity can be whatever the learner does (:func:`trivial_bound`);
+    a bound at or above it is vacuous.
 
     >>> check("novikoff", "mistakes", 4.0, 3).holds
+    True
+    >>> check("novikoff", "mistakes", 109631.3, 96, trivial=1000).vacuous
     True
     """
     holds = bool(observed <= bound * (1 + rtol) + atol)
@@ -80,11 +93,40 @@ def check(bound_name: str, quantity: str, bound: float, observed: float, *,
                       f"bounds {quantity} by {bound:.6g} but {observed:.6g} was observed; its "
                       f"assumptions hold, so this is a bug ({source})",
                       BoundViolation, stacklevel=2)
-    return BoundCheck(bound_name, quantity, float(bound), float(observed), holds)
+    return BoundCheck(bound_name, quantity, float(bound), float(observed), holds,
+                      trivial=None if trivial is None else float(trivial))
 
 
 def skipped(bound_name: str, quantity: str, reason: str) -> BoundCheck:
     return BoundCheck(bound_name, quantity, None, None, None, reason)
+
+
+#: the most a counted quantity grows per round whatever the learner does: one mistake, one
+#: update (so a mistake bound >= t says nothing about t rounds)
+AT_MOST_PER_ROUND = {"mistakes": 1.0, "updates": 1.0}
+
+
+def trivial_bound(quantity: str, T: int) -> float | None:
+    """The most ``quantity`` can be after ``T`` rounds whatever the learner does, when the
+    quantity alone says it (:data:`AT_MOST_PER_ROUND`); None otherwise (a theorem that knows
+    one for its regret, e.g. on losses in [0, 1], returns it with its rows: :class:`Theorem`).
+
+    >>> trivial_bound("mistakes", 1000), trivial_bound("regret", 1000)
+    (1000.0, None)
+    """
+    per_round = AT_MOST_PER_ROUND.get(quantity)
+    return None if per_round is None else per_round * T
+
+
+def most_regret(T: int, gradient: float, diameter: float) -> float:
+    """The regret no learner of K can exceed in T rounds of convex losses: each round's
+    f_t(w_t) - f_t(u) <= g_t.(w_t - u) <= ||g_t|| ||w_t - u|| <= G D (dual norms), so a
+    regret bound >= G D T is vacuous.
+
+    >>> most_regret(100, gradient=1.0, diameter=2.0)
+    200.0
+    """
+    return float(gradient * diameter * T)
 
 
 # --------------------------------------------------------------------------- the record
@@ -95,7 +137,11 @@ class RunRecord:
     ``params``: the learner's hyper-parameters; ``margins``, ``y``, ``updated``: per round;
     ``state``: the final state as exported by the run (``trace.state``); ``checkpoints``:
     1-based rounds T to check at; ``R``: the stream radius max ||x_t|| (None: unknown);
-    ``fits``: comparator fits by name; ``name``: the learner's name (for messages).
+    ``fits``: comparator fits by name; ``name``: the learner's name (for messages);
+    ``margin``: the stream's margin min_t y_t u.x_t / ||u|| for a fixed generating vector u
+    (``StreamMeta.margin`` when ``StreamMeta.u`` is known; None otherwise): it says whether
+    the labels are separable by u, so a theorem stated for separable data can say why it
+    does not apply without a max-margin fit.
     """
 
     params: Mapping[str, Any]
@@ -107,16 +153,17 @@ class RunRecord:
     state: Mapping[str, np.ndarray] = field(default_factory=dict)
     fits: Mapping[str, Any] = field(default_factory=dict)
     name: str = ""
+    margin: float | None = None
 
     @classmethod
-    def of(cls, trace, learner, *, checkpoints, R=None, fits=None) -> RunRecord:
+    def of(cls, trace, learner, *, checkpoints, R=None, fits=None, margin=None) -> RunRecord:
         """The record of ``trace`` (any object with ``margins``, ``y``, ``updated``,
         ``state``) produced by a learner with ``learner``'s hyper-parameters."""
         return cls(params=learner.get_params(), margins=np.asarray(trace.margins, float),
                    y=np.asarray(trace.y, float), updated=getattr(trace, "updated", None),
                    state=getattr(trace, "state", None) or {},
                    checkpoints=np.asarray(checkpoints, dtype=np.int64), R=R,
-                   fits=fits or {}, name=learner.name)
+                   fits=fits or {}, name=learner.name, margin=margin)
 
     # -- views theorems share ----------------------------------------------------------
     @property
@@ -146,14 +193,26 @@ class RunRecord:
         return fits
 
     def separable_fit(self):
-        """The max-margin fit (it supplies gamma and the separable-case u)."""
+        """The max-margin fit (it supplies gamma and the separable-case u). Without one that
+        succeeded, the :class:`Skip` says which hypothesis fails: the stream is not linearly
+        separable (the max-margin fit found no separating u, or the stream's own generating
+        vector does not separate it and no fit looked for another), else what is missing."""
         for f in self.fits.values():
             if getattr(f, "info", {}).get("gamma") is not None or (
                     getattr(f, "comparator", "").startswith("MaxMargin")):
                 if not f.ok:
-                    raise Skip(f.skip_reason)
+                    reason = str(f.skip_reason)
+                    if reason.startswith("not separable"):
+                        reason = ("the stream is not linearly separable (max-margin fit: "
+                                  f"{reason.partition(':')[2].strip() or reason})")
+                    raise Skip(reason)
                 return f
-        raise Skip("no max_margin comparator fit given")
+        if self.margin is not None and self.margin <= 0:
+            raise Skip(f"the stream is not linearly separable by its generating vector u "
+                       f"(min_t y_t u.x_t / ||u|| = {self.margin:.3g}: labels flipped or points "
+                       f"moved) and the theorem needs a margin gamma > 0; comparator "
+                       f"max_margin would look for another u")
+        raise Skip("no max_margin comparator fit given (it supplies the margin gamma)")
 
 
 # --------------------------------------------------------------------------- theorems
@@ -162,12 +221,15 @@ Rows = Iterable[tuple[int, float, float]]
 
 @dataclass(frozen=True)
 class Theorem:
-    """A registered bound: ``evaluate(record)`` returns ``(T, bound, observed)`` rows or raises
+    """A registered bound: ``evaluate(record)`` returns ``(T, bound, observed)`` rows, or
+    ``(T, bound, observed, trivial)`` when the theorem knows the most its quantity can be
+    after T rounds whatever the learner does (default: :func:`trivial_bound`), or raises
     :class:`Skip`. ``when``: hyper-parameter values under which it applies (a PA-I bound
     applies to ``variant="pa1"`` only); ``final_only``: it needs the final state, so it is
     checked (or skipped) at the last checkpoint only; ``needs(params)``: the comparators
     (``{"key": ..., **params}``) whose fits make it checkable for a learner with these
-    hyper-parameters."""
+    hyper-parameters; ``formula``: the bound as people write it, e.g. ``(R/γ)²`` (the
+    terminal and report.md print it beside the value; empty: the name alone)."""
 
     name: str
     quantity: str
@@ -176,6 +238,7 @@ class Theorem:
     needs: Callable[[Mapping[str, Any]], list[dict]]
     when: Mapping[str, Any] = field(default_factory=dict)
     final_only: bool = False
+    formula: str = ""
 
     def where(self, **conditions: Any) -> Theorem:
         """The same theorem, declared to apply only under these hyper-parameter values."""
@@ -196,17 +259,22 @@ class Theorem:
         except Skip as why:
             return [(int(T), skipped(self.name, self.quantity, str(why))) for T in ks]
         ctx = f"{context} {record.name}".strip()
-        return [(int(T), check(self.name, self.quantity, bound, observed,
-                               context=f"{ctx} T={int(T)}")) for T, bound, observed in rows]
+        return [(int(row[0]), check(self.name, self.quantity, row[1], row[2],
+                                    context=f"{ctx} T={int(row[0])}",
+                                    trivial=row[3] if len(row) > 3 else
+                                    trivial_bound(self.quantity, int(row[0]))))
+                for row in rows]
 
 
 def theorem(name: str, quantity: str, *, source: str,
-            needs: Callable[[Mapping[str, Any]], list[dict]], final_only: bool = False):
+            needs: Callable[[Mapping[str, Any]], list[dict]], final_only: bool = False,
+            formula: str = ""):
     """Register ``fn(record) -> rows`` as the theorem ``name`` (see :class:`Theorem`)."""
     def register(fn: Callable[[RunRecord], Rows]) -> Theorem:
         if name in THEOREMS:
             raise ValueError(f"theorem {name!r} is registered twice")
-        THEOREMS[name] = Theorem(name, quantity, source, fn, needs, final_only=final_only)
+        THEOREMS[name] = Theorem(name, quantity, source, fn, needs, final_only=final_only,
+                                 formula=formula)
         return THEOREMS[name]
     return register
 
@@ -228,16 +296,20 @@ def declared(learner) -> tuple[Theorem, ...]:
 
 
 def bound_table(learner, trace, *, checkpoints, R: float | None = None,
-                fits: Mapping[str, Any] | None = None, context: str = "") -> pd.DataFrame:
+                fits: Mapping[str, Any] | None = None, context: str = "",
+                margin: float | None = None) -> pd.DataFrame:
     """Every bound ``learner`` declares, evaluated on ``trace`` at every checkpoint.
 
     ``learner`` supplies the declaration and the hyper-parameters (nothing else is read from
     it); ``trace`` supplies the record (margins, y, updated, final state). ``fits``:
-    comparator fits by name. Long form with :data:`BOUND_COLUMNS`.
+    comparator fits by name; ``margin``: see :class:`RunRecord`. Long form with
+    :data:`BOUND_COLUMNS`.
     """
     import pandas as pd
 
-    record = RunRecord.of(trace, learner, checkpoints=checkpoints, R=R, fits=fits)
+    record = RunRecord.of(trace, learner, checkpoints=checkpoints, R=R, fits=fits,
+                          margin=margin)
     rows = [row for t in declared(learner) for row in t.checks(record, context)]
     return pd.DataFrame([(T, c.bound_name, c.quantity, c.bound, c.observed, c.ratio, c.holds,
-                          c.skip_reason) for T, c in rows], columns=BOUND_COLUMNS)
+                          c.skip_reason, c.trivial, c.vacuous) for T, c in rows],
+                        columns=BOUND_COLUMNS)

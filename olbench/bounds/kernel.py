@@ -79,7 +79,7 @@ def forgetron_tightest(unit_margins: np.ndarray, U: float) -> float:
     return float(np.min(forgetron_mistakes(s, hinge)))
 
 
-@theorem("kernel_novikoff", "mistakes", needs=kernel_max_margin,
+@theorem("kernel_novikoff", "mistakes", needs=kernel_max_margin, formula="(R/γ)²",
          source="Novikoff (1962) in the RKHS; Freund & Schapire (1999), Machine Learning 37, "
                 "Sec. 3 (kernel Perceptron)")
 def KERNEL_NOVIKOFF(rec: RunRecord):

@@ -16,7 +16,7 @@ import math
 
 import numpy as np
 
-from olbench.bounds.core import RunRecord, Skip, theorem
+from olbench.bounds.core import RunRecord, Skip, most_regret, theorem
 
 
 # --------------------------------------------------------------------------- the numbers
@@ -173,6 +173,7 @@ def regret(rec: RunRecord, fit) -> np.ndarray:
     return np.cumsum(rec.margins)[ks - 1] - fit.cum_loss_at(ks)
 
 
+
 def dimension(rec: RunRecord) -> int:
     if "w" not in rec.state:
         raise Skip("the final state (the dimension d) is unknown")
@@ -194,9 +195,11 @@ def FTRL_REGRET(rec: RunRecord):
     """psi_range/a_T + (R^2/2) sum a_t, against the best point of K, linear losses."""
     p = rec.params
     R, fit = rec.require_radius(), point_fit(rec)
-    psi = regulariser_range(p["regularizer"], p["domain"], float(p["radius"]), dimension(rec))
-    return [(T, ftrl_regret(int(T), psi, R, float(p["eta"]), p["schedule"]), r)
-            for T, r in zip(rec.checkpoints, regret(rec, fit))]
+    d = dimension(rec)
+    psi = regulariser_range(p["regularizer"], p["domain"], float(p["radius"]), d)
+    B = largest_norm(p["domain"], float(p["radius"]), d)
+    return [(T, ftrl_regret(int(T), psi, R, float(p["eta"]), p["schedule"]), r,
+             most_regret(int(T), R, 2 * B)) for T, r in zip(rec.checkpoints, regret(rec, fit))]
 
 
 def largest_norm(domain: str, radius: float, d: int) -> float:
@@ -212,8 +215,9 @@ def FTL_QUADRATIC(rec: RunRecord):
     p = rec.params
     R, fit = rec.require_radius(), point_fit(rec)
     B = largest_norm(p["domain"], float(p["radius"]), dimension(rec))
-    return [(T, ftl_quadratic(int(T), R, B), r) for T, r in zip(rec.checkpoints,
-                                                               regret(rec, fit))]
+    # the gradient w - x_t of (1/2)||w - x_t||^2 has norm <= B + R on K
+    return [(T, ftl_quadratic(int(T), R, B), r, most_regret(int(T), B + R, 2 * B))
+            for T, r in zip(rec.checkpoints, regret(rec, fit))]
 
 
 @theorem("ftl_linear", "regret", needs=best_point,
@@ -249,10 +253,12 @@ def _hedge(rec: RunRecord, bound) -> list:
     fit = point_fit(rec)
     unit_losses(fit)
     N = dimension(rec)
-    return [(T, bound(int(T), N), r) for T, r in zip(rec.checkpoints, regret(rec, fit))]
+    # on losses in [0, 1] the learner loses at most T and the best expert at least 0
+    return [(T, bound(int(T), N), r, float(T)) for T, r in zip(rec.checkpoints,
+                                                              regret(rec, fit))]
 
 
-@theorem("hedge_fixed", "regret", needs=best_point,
+@theorem("hedge_fixed", "regret", needs=best_point, formula="ln N/η + η T/8",
          source="Cesa-Bianchi & Lugosi (2006), Prediction, Learning, and Games, Theorem 2.2; "
                 "Freund & Schapire (1997), JCSS 55, Theorem 2")
 def HEDGE_FIXED(rec: RunRecord):
@@ -265,6 +271,7 @@ def HEDGE_FIXED(rec: RunRecord):
 
 
 @theorem("hedge_anytime", "regret", needs=best_point,
+         formula="2 √((T/2) ln N) + √(ln N/8)",
          source="Cesa-Bianchi & Lugosi (2006), Prediction, Learning, and Games, Theorem 2.3")
 def HEDGE_ANYTIME(rec: RunRecord):
     """2 sqrt((T/2) ln N) + sqrt(ln N/8) against the best expert (losses in [0, 1])."""
@@ -285,7 +292,7 @@ def eg_point(p) -> list[dict]:
              "radius": p.get("U", 1.0)}]
 
 
-@theorem("eg_regret", "regret", needs=eg_point,
+@theorem("eg_regret", "regret", needs=eg_point, formula="ln N/η + (η/2) G² T",
          source="Kivinen & Warmuth (1997), Information and Computation 132, Sec. 3; as "
                 "entropic FTRL/mirror descent: Orabona (2019), Corollary 7.9")
 def EG_REGRET(rec: RunRecord):
@@ -296,8 +303,9 @@ def EG_REGRET(rec: RunRecord):
     U = p.get("U")
     fit = point_fit(rec, eg_point(p)[0])
     N, G = (d, R) if U is None else (2 * d, U * R)
-    return [(T, ftrl_regret(int(T), math.log(N), G, float(p["eta"]), "constant"), r)
-            for T, r in zip(rec.checkpoints, regret(rec, fit))]
+    # ||g||_inf <= R and the l1 diameter of the simplex is 2 (of the l1 ball, 2U): G D = 2 G
+    return [(T, ftrl_regret(int(T), math.log(N), G, float(p["eta"]), "constant"), r,
+             most_regret(int(T), G, 2.0)) for T, r in zip(rec.checkpoints, regret(rec, fit))]
 
 
 def ons_regret(T: int, d: int, alpha: float, G: float, D: float) -> float:
@@ -313,7 +321,7 @@ def ons_regret(T: int, d: int, alpha: float, G: float, D: float) -> float:
     return 5 * (1 / alpha + G * D) * d * math.log(T)
 
 
-@theorem("ons_regret", "regret", needs=ons_point,
+@theorem("ons_regret", "regret", needs=ons_point, formula="5 (1/α + G D) d ln T",
          source="Hazan, Agarwal & Kale (2007), Logarithmic regret algorithms for online convex "
                 "optimization, Machine Learning 69, Theorem 2; Hazan (2016), Theorem 4.5")
 def ONS_REGRET(rec: RunRecord):
@@ -330,5 +338,5 @@ def ONS_REGRET(rec: RunRecord):
                    f"exp-concavity on this stream: G >= B + R = {B + R:.4g}, alpha <= "
                    f"1/(B + R)^2 = {1 / (B + R) ** 2:.4g} (B = max norm in K = {B:g})")
     d = dimension(rec)
-    return [(T, ons_regret(int(T), d, alpha, G, D), reg)
+    return [(T, ons_regret(int(T), d, alpha, G, D), reg, most_regret(int(T), G, D))
             for T, reg in zip(rec.checkpoints, regret(rec, fit)) if T > 4]

@@ -10,7 +10,7 @@ import math
 
 import numpy as np
 
-from olbench.bounds.core import RunRecord, Skip, theorem
+from olbench.bounds.core import RunRecord, Skip, most_regret, theorem
 
 
 def ogd_regret(T: float, D: float, G: float, eta: float | None = None,
@@ -75,7 +75,7 @@ def ogd_needs(p) -> list[dict]:
     return [{"key": "best_fixed", "loss": p["loss"], "radius": p["radius"]}]
 
 
-@theorem("ogd_regret", "regret", needs=ogd_needs,
+@theorem("ogd_regret", "regret", needs=ogd_needs, formula="D²/(2η_T) + (G²/2) Σ η_t",
          source="Zinkevich (2003), ICML, Theorem 1; Hazan (2016), Introduction to Online Convex "
                 "Optimization, Theorem 3.1")
 def OGD_REGRET(rec: RunRecord):
@@ -89,5 +89,6 @@ def OGD_REGRET(rec: RunRecord):
     loss = "suffered" if fit.loss == "suffered" else p["loss"]
     regret = rec.cum_loss(loss)[ks - 1] - fit.cum_loss_at(ks)
     G = ogd_gradient_bound(p["loss"], R, p["radius"], float(np.abs(rec.y).max(initial=1.0)))
-    return [(T, ogd_regret(int(T), 2 * p["radius"], G, float(p["eta"]), p["schedule"]), r)
-            for T, r in zip(ks, regret)]
+    D = 2 * p["radius"]
+    return [(T, ogd_regret(int(T), D, G, float(p["eta"]), p["schedule"]), r,
+             most_regret(int(T), G, D)) for T, r in zip(ks, regret)]

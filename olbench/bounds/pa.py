@@ -62,7 +62,8 @@ def _sum_sq_hinge(rec: RunRecord) -> np.ndarray:
     return np.cumsum(get_loss("hinge")(rec.margins, rec.y) ** 2)
 
 
-@theorem("pa_separable", "sum_sq_hinge", needs=max_margin, source=_SOURCE + "Theorem 2")
+@theorem("pa_separable", "sum_sq_hinge", needs=max_margin, formula="R² ‖u‖²",
+         source=_SOURCE + "Theorem 2")
 def PA_SEPARABLE(rec: RunRecord):
     R = rec.require_radius()
     bound = pa_separable(R, float(np.linalg.norm(rec.separable_fit().u)))
@@ -85,12 +86,14 @@ def _ridge_comparator(loss: str):
 
 
 @theorem("pa1_mistakes", "mistakes", needs=_ridge_comparator("hinge"),
+         formula="max(R², 1/C) (‖u‖² + 2C Σ ℓ_t(u))",
          source=_SOURCE + "Theorem 4")
 def PA1_MISTAKES(rec: RunRecord):
     return _data_dependent(rec, pa1_mistakes, "hinge", rec.cum_mistakes("novikoff"))
 
 
 @theorem("pa2_squared_loss", "sum_sq_hinge", needs=_ridge_comparator("squared_hinge"),
+         formula="(R² + 1/(2C)) (‖u‖² + 2C Σ ℓ_t(u)²)",
          source=_SOURCE + "Theorem 5")
 def PA2_SQUARED_LOSS(rec: RunRecord):
     return _data_dependent(rec, pa2_squared_loss, "squared_hinge", _sum_sq_hinge(rec))

@@ -86,7 +86,7 @@ def freund_schapire_tightest(u_margins: np.ndarray, R: float) -> tuple[float, fl
     return best, best_g
 
 
-@theorem("novikoff", "mistakes", needs=max_margin,
+@theorem("novikoff", "mistakes", needs=max_margin, formula="(R/γ)²",
          source="Novikoff (1962), On convergence proofs for perceptrons; Block (1962)")
 def NOVIKOFF(rec: RunRecord):
     """(R/gamma)^2 with gamma the max-margin comparator's margin, at every checkpoint."""
@@ -96,7 +96,7 @@ def NOVIKOFF(rec: RunRecord):
     return [(T, bound, mistakes[T - 1]) for T in rec.checkpoints]
 
 
-@theorem("freund_schapire", "mistakes", needs=any_u,
+@theorem("freund_schapire", "mistakes", needs=any_u, formula="((R + D_γ)/γ)²",
          source="Freund & Schapire (1999), Large margin classification using the perceptron "
                 "algorithm, Machine Learning 37, Theorem 2")
 def FREUND_SCHAPIRE(rec: RunRecord):

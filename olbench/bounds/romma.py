@@ -34,7 +34,7 @@ def romma_separable(R: float, gamma: float) -> float:
     return (R / gamma) ** 2
 
 
-@theorem("romma_separable", "mistakes", needs=max_margin,
+@theorem("romma_separable", "mistakes", needs=max_margin, formula="(R/γ)²",
          source="Li & Long (2002), The relaxed online maximum margin algorithm, Machine "
                 "Learning 46:361-387, mistake bound for separable data (derived in "
                 "olbench.bounds.romma.romma_separable)")
