@@ -837,7 +837,9 @@ class _Lehmer:
     M = 2**31 - 1
 
     def __init__(self, seed):
-        self.state = 1 + seed % (self.M - 1)
+        # started from the seed's SeedSequence (its first 64-bit word), not the seed itself
+        word = np.random.SeedSequence(seed).generate_state(1, np.uint64)[0]
+        self.state = 1 + int(word) % (self.M - 1)
 
     def index(self, n):
         while True:
