@@ -186,8 +186,16 @@ class Learner(Component):
     def predict_one(self, x: Any) -> float:
         """The learner's output for one example, without learning from it.
 
+        A fresh learner answers from its initial state for ``len(x)`` features, which it
+        does not keep (so ``predict_one`` then ``learn_one`` from the very first example is
+        the protocol, with no special case). With w = 0 that is margin 0: under the default
+        tie rule ``"novikoff"`` (a mistake is y p <= 0) no label, a mistake whatever y is;
+        under ``tie="libol"`` the label sign(0) = +1 (:mod:`olbench.losses`).
+
         >>> from olbench import make_learner
         >>> p = make_learner("perceptron")
+        >>> p.predict_one([1.0, 0.0]), p.is_initialised
+        (0.0, False)
         >>> p.learn_one([1.0, 2.0], 1).predict_one([1.0, 0.0])
         1.0
         """
