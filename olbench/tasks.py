@@ -46,6 +46,8 @@ import numpy as np
 from hydra.utils import get_class, instantiate
 from omegaconf import DictConfig, ListConfig, OmegaConf
 
+from olbench.learners.initial import init_label, is_given
+
 CONF_DIR = Path(__file__).resolve().parents[1] / "conf"
 GROUPS = ("streams", "learners", "comparators")
 
@@ -84,6 +86,9 @@ class Task:
             spec.append(self.spacing)
         if not self.bounds:
             spec.append("no bounds")
+        init = self.learner.get("init")
+        if isinstance(init, str) and is_given(init):   # a file: a new content is a new run
+            spec.append(init_label(init))
         return hashlib.sha256(json.dumps(spec, sort_keys=True, default=str).encode()
                               ).hexdigest()[:16]
 

@@ -134,7 +134,8 @@ def test_init_default_changes_no_name_and_randn_is_seeded():
     np.testing.assert_array_equal(learner.covariance_, np.eye(4))     # Sigma_0 untouched
     assert learner.clone().name == learner.name
     assert not np.array_equal(initial_weights("randn", 5, 4), initial_weights("randn", 6, 4))
-    with pytest.raises(ValueError, match="invalid init='normal'; init must be one of"):
+    with pytest.raises(FileNotFoundError, match="init file 'normal' not found .*; init is "
+                                                "'zeros', 'randn', a list of d numbers"):
         make_learner("perceptron", init="normal").reset(2)
 
 
