@@ -1,5 +1,6 @@
 """A given initial vector (``init`` = numbers, a .npy or a text file), checked with named
-errors and named by a short hash."""
+errors and named by a short hash; and in a grid, a random start (``init=randn``) drawn
+from each run's seed, while every other learner's spec (and run id) stays as it was."""
 
 from __future__ import annotations
 
@@ -11,7 +12,9 @@ import olbench
 from olbench import make_learner, run
 from olbench import schema as col
 from olbench.component import InvalidParameterError
+from olbench.report import summary_table
 from olbench.tasks import expand
+from olbench.views import display_name
 
 W0 = [0.5, -1.0, 2.0]
 
@@ -124,6 +127,51 @@ def test_list_shows_what_init_accepts():
     line = next(r for r in listing("learner=pa").splitlines() if r.split()[0] == "init")
     assert line.split(None, 2)[1:] == ["zeros", "'zeros', 'randn', a list of d numbers, or a "
                                                 ".npy or text file of them"]
+
+
+# ------------------------------------------------------------------ seeds in a grid
+def test_a_random_start_is_drawn_from_each_run_seed():
+    """init=randn: each seed of a grid gets its own init_seed (so a spread over seeds includes
+    the starting weights), whatever init_seed the grid gave; learners with zeros or a given
+    vector keep their spec (hence their run ids and stored runs) exactly."""
+    given = {"key": "pa", "params": {"init": W0}}
+    grid = {"streams": ["separable"],
+            "learners": [{"key": "perceptron", "params": {"init": "randn", "init_seed": 7}},
+                         "pa", given]}
+    tasks = expand(grid, seeds=[0, 1, 2])
+    randn = [t.learner for t in tasks if t.learner.get("init") == "randn"]
+    seeds = [spec["init_seed"] for spec in randn]
+    assert len(set(seeds)) == 3 and 7 not in seeds
+    again = [t.learner["init_seed"] for t in expand(grid, seeds=[0, 1, 2])
+             if t.learner.get("init") == "randn"]
+    assert again == seeds                                       # derived, not drawn
+    fixed = [t for t in tasks if t.learner.get("init") != "randn"]
+    reference = expand({**grid, "learners": ["pa", given]}, seeds=[0, 1, 2])
+    assert [t.learner for t in fixed] == [t.learner for t in reference]
+    assert len({t.learner["_target_"] + repr(t.learner.get("init")) for t in fixed}) == 2
+    for task in fixed:
+        assert "init_seed" not in task.learner
+
+
+def test_a_grid_over_seeds_starts_each_randn_run_elsewhere(tmp_path):
+    table = olbench.run_experiment(learner="perceptron", stream="separable", seeds=[0, 1, 2],
+                                   overrides=["stream.n=30", "stream.d=3", "learner.init=randn"],
+                                   output_dir=tmp_path, n_jobs=1, figures=False,
+                                   quiet=True).table
+    final = table.drop_duplicates(col.RUN_ID)
+    assert final[col.LEARNER].nunique() == 3                    # init_seed in each name
+    assert final[col.FINAL_W].nunique() == 3
+    # but the seeds are replicates of one setting: one summary row over three runs
+    summary = summary_table(table)
+    assert len(summary) == 1 and int(summary["runs"].iloc[0]) == 3
+    assert {display_name(n) for n in final[col.LEARNER]} == {"Perceptron (init=randn)"}
+
+
+def test_the_budget_perceptron_draws_from_each_run_seed():
+    grid = {"streams": ["separable"], "learners": [{"key": "budget_perceptron",
+                                                    "params": {"seed": 5}}]}
+    seeds = [t.learner["seed"] for t in expand(grid, seeds=[0, 1, 2])]
+    assert len(set(seeds)) == 3 and 5 not in seeds
 
 
 def test_a_run_from_a_file_is_a_new_run_when_the_file_changes(tmp_path):

@@ -146,6 +146,11 @@ class Learner(Component):
         """Bring lazily updated state up to date (learners with lazy sparse updates)."""
 
     @classmethod
+    def display_shown(cls, params):
+        # init_seed, like a seed, is a replicate: a grid derives it from each run's seed
+        return [k for k in super().display_shown(params) if k != "init_seed"]
+
+    @classmethod
     def param_label(cls, name: str, value: Any) -> Any:
         # a given initial vector is named by a hash of its values, not written out
         return init_label(value) if name == "init" else value
