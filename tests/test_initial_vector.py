@@ -4,6 +4,8 @@ from each run's seed, while every other learner's spec (and run id) stays as it 
 
 from __future__ import annotations
 
+import hashlib
+
 import naive
 import numpy as np
 import pytest
@@ -11,6 +13,7 @@ import pytest
 import olbench
 from olbench import make_learner, run
 from olbench import schema as col
+from olbench.bounds import bound_table
 from olbench.component import InvalidParameterError
 from olbench.report import summary_table
 from olbench.tasks import expand
@@ -97,6 +100,21 @@ def test_learners_without_d_weights_refuse_a_given_vector():
         run(make_learner("kernel_perceptron", init=[1.0, 2.0]), X, y)
     with pytest.raises(ValueError, match=r"init='w0:[0-9a-f]{10}' does not apply"):
         run(make_learner("eg", init=[0.5, 0.5]), X, y)
+
+
+@pytest.mark.parametrize("as_given", [list, np.array])
+def test_bounds_skip_a_run_from_a_given_vector(as_given):
+    """Every theorem is stated for w_1 = 0: from a given w0 (a list from a config, an array
+    from Python) the checks are skipped with the reason, naming w0 by its hash."""
+    X = np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]])
+    y = np.array([1.0, 1.0, -1.0])
+    learner = make_learner("perceptron", init=as_given([-1.0, 2.0]))
+    trace = run(learner, X, y)
+    table = bound_table(learner, trace, checkpoints=[3], R=float(np.sqrt(2.0)), fits={})
+    assert len(table) and table[col.BOUND_HOLDS].isna().all()
+    digest = hashlib.sha256(np.array([-1.0, 2.0], dtype="<f8").tobytes()).hexdigest()
+    assert set(table[col.SKIP_REASON]) == {"the theorem assumes w_1 = 0; this run started at "
+                                           f"init=w0:{digest[:10]}"}
 
 
 def _study(tmp_path, init, name):
