@@ -160,7 +160,8 @@ def _with_learner_seed(spec: dict, seed: int) -> dict:
     ({'init': 'zeros'}, {'init': 'randn', 'init_seed': 673228719})
     """
     derived = {}
-    if spec.get("init") == "randn":
+    init = spec.get("init")
+    if isinstance(init, str) and init == "randn":    # (a vector compares elementwise)
         derived["init_seed"] = child_seed(seed, "learner")
     if "_target_" in spec and "seed" in get_class(spec["_target_"]).param_names():
         derived["seed"] = child_seed(seed, "learner")
