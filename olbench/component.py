@@ -194,7 +194,9 @@ def _same(a: Any, b: Any) -> bool:
         return a is b
     if isinstance(a, numbers.Real) and isinstance(b, numbers.Real):
         return float(a) == float(b)
-    return a == b
+    equal = a == b
+    # an array compared with a value answers elementwise: one answer for the whole value
+    return equal if isinstance(equal, bool) else bool(getattr(equal, "all", lambda: equal)())
 
 
 def _fmt(value: Any) -> str:
@@ -305,7 +307,8 @@ class Component:
     @property
     def name(self) -> str:
         """Deterministic name, e.g. ``PA[C=1.0,variant=pa1]``: the join key in results."""
-        inner = ",".join(f"{k}={_fmt(v)}" for k, v in self.get_params().items())
+        inner = ",".join(f"{k}={_fmt(self.param_label(k, v))}"
+                         for k, v in self.get_params().items())
         return f"{type(self).__name__}[{inner}]"
 
     def __repr__(self) -> str:
@@ -319,6 +322,12 @@ class Component:
         own = {p.name: p.default for p in sig.parameters.values()
                if p.kind is p.KEYWORD_ONLY and p.default is not p.empty}
         return {**own, **{k: v[0] for k, v in cls.optional_params.items() if k not in own}}
+
+    @classmethod
+    def param_label(cls, name: str, value: Any) -> Any:
+        """How names show parameter ``name``'s ``value``: the value itself, unless the family
+        shortens it (a learner's given initial vector: a hash of its numbers)."""
+        return value
 
     @classmethod
     def display_title(cls, params: Mapping[str, Any]) -> str:
@@ -336,7 +345,8 @@ class Component:
     @classmethod
     def display(cls, params: Mapping[str, Any]) -> str:
         """The short name of a component with ``params``, e.g. ``AROW (r=0.1)``."""
-        shown = ", ".join(f"{k}={_short(params[k])}" for k in cls.display_shown(params)
+        shown = ", ".join(f"{k}={_short(cls.param_label(k, params[k]))}"
+                          for k in cls.display_shown(params)
                           if k in params)
         title = cls.display_title(params)
         return f"{title} ({shown})" if shown else title

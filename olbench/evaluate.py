@@ -259,10 +259,14 @@ def run(learner, X: Any, y: Any = None, *, loss: str | Loss | None = None,
 
 
 def predict(learner, X: Any) -> np.ndarray:
-    """Outputs p = w.x for each row of X, without learning (the learner must have state)."""
-    if not learner.is_initialised:
-        raise ValueError(f"{learner.name} has not seen any data yet: nothing to predict with")
+    """Outputs p = w.x for each row of X, without learning. A learner that has seen no data
+    yet predicts from its initial state for X's d features (w = 0 unless ``init`` says
+    otherwise: every margin 0), which it does not keep: it stays fresh, so predicting first
+    changes nothing in a later run."""
     X = as_features(X)
+    if not learner.is_initialised:
+        # a throwaway copy: some predict rules write scratch space in the state (SOP, NAROW)
+        learner = learner.clone().reset(X.shape[1])
     if X.shape[1] != learner.n_features_:
         raise ValueError(f"X has {X.shape[1]} features but the learner was set up for "
                          f"{learner.n_features_}")

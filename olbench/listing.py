@@ -10,7 +10,7 @@ Hydra's hint to append it with ``+``.
 learner=pa: Passive-Aggressive classifier: PA, PA-I, PA-II (Crammer et al., JMLR 7, 2006).
   C          1.0    a number in (0, inf)
   variant    pa1    one of 'pa', 'pa1', 'pa2'
-  init       zeros  one of 'zeros', 'randn'
+  init       zeros  'zeros', 'randn', a list of d numbers, or a .npy or text file of them
   init_seed  0      an integer in [0, inf)
 """
 

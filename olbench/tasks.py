@@ -24,7 +24,9 @@ command's ``loss`` if set, else the learner's own (:attr:`Learner.default_loss`:
 ``loss``, otherwise hinge or squared by task); a comparator whose ``loss`` is null takes it
 (:func:`with_run_loss`), one that names its own loss keeps it. The stream's ``seed`` is a
 child of the run seed, derived here, before dispatch, so the table is the same whatever
-``n_jobs`` or backend. Running the tasks is :mod:`olbench.grid`'s job.
+``n_jobs`` or backend; so are a learner's random start (``init: randn``) and its own
+generator, if it has one (:func:`_with_learner_seed`). Running the tasks is
+:mod:`olbench.grid`'s job.
 
 >>> tasks = expand({"streams": ["separable"], "learners": [{"key": "pa", "sweep":
 ...                 {"C": [0.1, 1.0]}}], "comparators": ["best_fixed"]}, seeds=[0, 1])
@@ -45,6 +47,8 @@ from typing import Any
 import numpy as np
 from hydra.utils import get_class, instantiate
 from omegaconf import DictConfig, ListConfig, OmegaConf
+
+from olbench.learners.initial import init_label, is_given
 
 CONF_DIR = Path(__file__).resolve().parents[1] / "conf"
 GROUPS = ("streams", "learners", "comparators")
@@ -84,6 +88,9 @@ class Task:
             spec.append(self.spacing)
         if not self.bounds:
             spec.append("no bounds")
+        init = self.learner.get("init")
+        if isinstance(init, str) and is_given(init):   # a file: a new content is a new run
+            spec.append(init_label(init))
         return hashlib.sha256(json.dumps(spec, sort_keys=True, default=str).encode()
                               ).hexdigest()[:16]
 
@@ -141,6 +148,26 @@ def _with_seed(spec: dict, seed: int) -> dict:
     return spec
 
 
+def _with_learner_seed(spec: dict, seed: int) -> dict:
+    """The learner spec with the seeds of its random parts children of the run seed, so that
+    a spread over seeds includes their variation: the draw of ``init: randn``
+    (``init_seed``), and a generator of the learner's own (``seed``: the budget perceptron's
+    evictions). Every other learner's spec, hence its run ids and stored runs, is unchanged.
+    (No learner has both: one with a generator of its own keeps dual coefficients in w and
+    refuses ``init: randn``.)
+
+    >>> _with_learner_seed({"init": "zeros"}, 3), _with_learner_seed({"init": "randn"}, 0)
+    ({'init': 'zeros'}, {'init': 'randn', 'init_seed': 673228719})
+    """
+    derived = {}
+    init = spec.get("init")
+    if isinstance(init, str) and init == "randn":    # (a vector compares elementwise)
+        derived["init_seed"] = child_seed(seed, "learner")
+    if "_target_" in spec and "seed" in get_class(spec["_target_"]).param_names():
+        derived["seed"] = child_seed(seed, "learner")
+    return {**spec, **derived} if derived else spec
+
+
 def run_loss(loss: str | None, learner: dict) -> str | None:
     """The loss a run measures: ``loss`` (the command's) if given, else the learner's
     :attr:`~olbench.learners.base.Learner.default_loss`.
@@ -181,7 +208,8 @@ def _task(experiment: str, seed: int, stream: dict, learner: dict, comparators, 
           checkpoints, loss: str | None, cache_dir: str | None, spacing: str,
           bounds: bool) -> Task:
     loss = run_loss(loss, learner)
-    return Task(experiment, int(seed), _with_seed(stream, seed), learner,
+    return Task(experiment, int(seed), _with_seed(stream, seed),
+                _with_learner_seed(learner, seed),
                 tuple(with_run_loss(c, loss) for c in comparators), checkpoints, loss,
                 cache_dir, spacing, bounds)
 

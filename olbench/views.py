@@ -127,19 +127,23 @@ def groups(df: pd.DataFrame, col: str):
 
 
 def label(table: pd.DataFrame, concept: str) -> pd.Series:
-    """Per row, the ``concept`` ("stream" or "learner") name without ``seed=``, or its registry
-    key (``<concept>_key``) when the run failed before the name was known.
+    """Per row, the ``concept`` ("stream" or "learner") name without ``seed=`` (nor a random
+    start's ``init_seed=``, which a grid derives from the run seed: a replicate too), or its
+    registry key (``<concept>_key``) when the run failed before the name was known.
 
     >>> label(pd.DataFrame({"learner": ["PA[C=1.0,seed=3]", None], "learner_key": ["pa", "arow"]}),
     ...       "learner").tolist()
     ['PA[C=1.0]', 'arow']
+    >>> label(pd.DataFrame({"learner": ["PA[init=randn,init_seed=7]"]}), "learner").tolist()
+    ['PA[init=randn]']
     """
     out = np.full(len(table), "?", dtype=object)
     for column in (f"{concept}_key", concept):  # the name where known, else the key
         if column in table:
             codes, distinct = pd.factorize(table[column])  # each distinct name parsed once
             known = codes >= 0
-            out[known] = np.array([drop_param(v) for v in distinct], dtype=object)[codes[known]]
+            out[known] = np.array([drop_param(drop_param(v), "init_seed") for v in distinct],
+                                  dtype=object)[codes[known]]
     return pd.Series(out, index=table.index)
 
 

@@ -584,13 +584,16 @@ def hedge(X, y, *, eta=1.0, schedule="anytime", horizon=1000):
 @twin(eg=[{}, {"eta": 0.3}, {"loss": "quadratic", "eta": 0.5}])
 def eg(X, y, *, loss="linear", eta=1.0, U=None):
     """Kivinen & Warmuth 1997: EG w <- w r / (w . r), r = exp(-eta g); EG+- (U given):
-    w+ <- U w+ r / Z, w- <- U w- / r / Z, r = exp(-eta U g), Z = sum(w+ r + w- / r)."""
+    w+ <- U w+ r / Z, w- <- U w- / r / Z, r = exp(-eta U g), Z = sum(w+ r + w- / r).
+    Kept in the log domain (log w += -eta g, then normalised with the largest log-weight
+    shifted to 0), so that a weight below e^-745 is not rounded to 0 for good; the state
+    compared is w and the sum of the gradients."""
     d = X.shape[1]
     if U is None:
-        w = np.full(d, 1.0 / d)
+        log_w = np.zeros(d)                                 # uniform
     else:
-        plus, minus = np.full(d, U / (2 * d)), np.full(d, U / (2 * d))
-        w = plus - minus
+        log_plus, log_minus = np.zeros(d), np.zeros(d)      # U/(2d) each, w = 0
+    w, G = (np.full(d, 1.0 / d) if U is None else np.zeros(d)), np.zeros(d)
     margins, updated = [], []
     for x in X:
         margins.append(oco_loss(loss, w, x))
@@ -598,16 +601,18 @@ def eg(X, y, *, loss="linear", eta=1.0, U=None):
         updated.append(bool(np.any(g != 0)))
         if not updated[-1]:
             continue
+        G = G + g
         if U is None:
-            w = w * np.exp(-eta * g)
-            w = w / w.sum()
+            log_w = log_w - eta * g
+            e = np.exp(log_w - log_w.max())
+            w = e / e.sum()
         else:
-            r = np.exp(-eta * U * g)
-            Z = (plus * r + minus / r).sum()
-            plus, minus = U * plus * r / Z, U * minus / r / Z
-            w = plus - minus
-    state = {"w": w} if U is None else {"w": w, "A": np.vstack([plus, minus])}
-    return _result(margins, updated, **state)
+            log_plus, log_minus = log_plus - eta * U * g, log_minus + eta * U * g
+            top = max(log_plus.max(), log_minus.max())
+            plus, minus = np.exp(log_plus - top), np.exp(log_minus - top)
+            Z = (plus + minus).sum()
+            w = U * plus / Z - U * minus / Z
+    return _result(margins, updated, w=w, A=G[None, :])
 
 
 @twin(egpm=[{}, {"U": 2.0, "eta": 0.2}, {"loss": "quadratic", "U": 0.5}])
@@ -832,7 +837,9 @@ class _Lehmer:
     M = 2**31 - 1
 
     def __init__(self, seed):
-        self.state = 1 + seed % (self.M - 1)
+        # started from the seed's SeedSequence (its first 64-bit word), not the seed itself
+        word = np.random.SeedSequence(seed).generate_state(1, np.uint64)[0]
+        self.state = 1 + int(word) % (self.M - 1)
 
     def index(self, n):
         while True:

@@ -105,11 +105,9 @@ def test_empty_stream():
         run(make_learner("pa"), sp.csr_matrix((0, 3)), np.empty(0))
 
 
-def test_missing_labels_and_uninitialised_prediction():
+def test_missing_labels_and_continuing_a_fresh_learner():
     with pytest.raises(ValueError, match="labels y are required"):
         run(make_learner("pa"), np.ones((2, 2)))
-    with pytest.raises(ValueError, match="has not seen any data yet"):
-        make_learner("pa").predict_one(np.ones(2))
     with pytest.raises(ValueError, match="reset=False needs a learner that has already seen"):
         run(make_learner("pa"), np.ones((2, 2)), np.ones(2), reset=False)
 

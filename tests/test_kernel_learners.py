@@ -85,6 +85,29 @@ def test_budget_perceptron_seed_reproducible_and_matters():
     assert not np.array_equal(a.margins, c.margins)
 
 
+def _first_evicted_slot(seed, budget):
+    """The slot the Randomized Budget Perceptron empties at its first eviction: on e_1, e_2,
+    ... (linear kernel, all labels +1) every round is a mistake (margin 0), the first B fill
+    the slots in order and e_{B+1} replaces the drawn one."""
+    X = np.eye(budget + 1)
+    trace = run(make_learner("budget_perceptron", budget=budget, seed=seed,
+                             kernel_type="linear"), X, np.ones(budget + 1))
+    assert trace.updated.all()
+    return int(np.flatnonzero(trace.state["A"][:, budget])[0])
+
+
+def test_budget_perceptron_seeds_draw_unrelated_slots():
+    """Seeded with 1 + seed, the Lehmer draws of nearby seeds were multiples of each other:
+    with B = 10 (48271 = 1 mod 10) the first evicted slot was seed mod 10 for every seed.
+    Seeded through SeedSequence, the first slots of 200 seeds are ~uniform and unrelated to
+    the seed (each pattern below holds for ~1 seed in 10 by chance)."""
+    budget, seeds = 10, np.arange(200)
+    slots = np.array([_first_evicted_slot(int(seed), budget) for seed in seeds])
+    assert np.mean(slots == seeds % budget) < 0.25
+    assert np.mean(np.diff(slots) % budget == 1) < 0.25
+    assert np.bincount(slots, minlength=budget).min() >= 5      # every slot is drawn
+
+
 def test_unbudgeted_state_grows_to_the_support_vectors_only():
     X, y = make_data("classification", 7, n=300)
     learner = make_learner("kernel_perceptron", h=0.7)

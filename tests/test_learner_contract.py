@@ -116,6 +116,29 @@ def test_single_steps_equal_run(key, as_format):
 
 
 @pytest.mark.parametrize("key", KEYS)
+def test_fresh_predict_one_is_the_initial_state_and_changes_nothing(key, as_format):
+    """predict-then-learn from the first example: a fresh learner predicts what it would
+    after reset(d) (w = 0: margin 0; OCO: f_1(w_1) at w_1 = P_K(0)), and stays fresh, so
+    learn_one and run after it are what they are without it."""
+    learner = make_learner(key)
+    X, y = _data(learner, seed=5)
+    rows = [as_format(X[t:t + 1]) if sp.issparse(as_format(X[:1])) else X[t] for t in (0, 1)]
+    initial = learner.clone().reset(X.shape[1])
+    fresh = learner.predict_one(rows[0])
+    assert fresh == initial.predict_one(rows[0])
+    if learner.task != "oco":
+        assert fresh == 0.0                      # w = 0, no support vector yet
+    assert not learner.is_initialised
+    stepped = learner.learn_one(rows[0], y[0]).predict_one(rows[1])
+    assert stepped == learner.clone().learn_one(rows[0], y[0]).predict_one(rows[1])
+    after_predict = learner.clone()
+    after_predict.predict_one(rows[1])
+    trace, untouched = run(after_predict, as_format(X), y), run(learner.clone(), as_format(X), y)
+    np.testing.assert_array_equal(trace.margins, untouched.margins)
+    np.testing.assert_array_equal(trace.state["w"], untouched.state["w"])
+
+
+@pytest.mark.parametrize("key", KEYS)
 def test_chunked_run_equals_whole_run(key):
     learner = make_learner(key)
     X, y = _data(learner, seed=4)

@@ -251,8 +251,12 @@ class Theorem:
         """Evaluate on ``record``: one (T, check) per checkpoint (or the final one)."""
         ks = record.checkpoints[-1:] if self.final_only else record.checkpoints
         start = record.params.get("init", "zeros")
-        if start != "zeros":   # every theorem here is stated for runs that start at w_1 = 0
-            reason = f"the theorem assumes w_1 = 0; this run started at init={start}"
+        # every theorem here is stated for runs that start at w_1 = 0 (an array init compares
+        # elementwise, hence no plain !=)
+        if not (isinstance(start, str) and start == "zeros"):
+            from olbench.learners.initial import init_label  # learners import bounds
+
+            reason = f"the theorem assumes w_1 = 0; this run started at init={init_label(start)}"
             return [(int(T), skipped(self.name, self.quantity, reason)) for T in ks]
         try:
             rows = list(self.evaluate(record))

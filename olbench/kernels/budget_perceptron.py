@@ -3,7 +3,8 @@
 of them, drawn uniformly at random, is discarded and x_t takes its slot with coefficient y_t.
 
 The random draws come from a Lehmer generator kept in the state (``s[2]``,
-x <- 48271 x mod (2^31 - 1), exact in float64 arithmetic), seeded by the learner's ``seed``:
+x <- 48271 x mod (2^31 - 1), exact in float64 arithmetic), started from a state the front
+derives from the learner's ``seed`` through ``SeedSequence`` (learners.base.generator_state):
 a run is reproducible, and continuing a run continues its random sequence. A draw is uniform
 on {0, ..., B-1} by rejection of the generator's top partial block.
 """

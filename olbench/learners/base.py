@@ -12,27 +12,35 @@ A learner subclass declares
 and registers with ``class PA(Learner, key="pa")``. Everything else (running, chunking,
 predict-then-learn, input checks) lives in :mod:`olbench.evaluate`.
 
-Every learner also accepts the initial-state options ``init`` (``"zeros"``, the default, or
-``"randn"``: w_0 ~ N(0, I), the ``t = randn(n,1)`` of Sugiyama's listings) and ``init_seed``
-(the seed of that draw, reproducible). They set the ``w`` slot only (the weights, or the mean
-of the covariance learners, whose Sigma_0 = a I is unchanged; for SOP, w_0 = Sigma_0 v_0), so
-they make sense for learners whose ``w`` holds d weights; a learner whose ``w`` is something
-else (dual coefficients of a growing state) refuses ``init="randn"``. At the default they
-are absent from names and configs, so every name and run made before them is unchanged.
+Every learner also accepts the initial-state options ``init`` (``"zeros"``, the default;
+``"randn"``: w_0 ~ N(0, I), the ``t = randn(n,1)`` of Sugiyama's listings; or a given vector:
+numbers or a file, :mod:`olbench.learners.initial`) and ``init_seed`` (the seed of the
+``randn`` draw, reproducible). They set the ``w`` slot only (the weights, or the mean of the
+covariance learners, whose Sigma_0 = a I is unchanged; for SOP, w_0 = Sigma_0 v_0), so they
+make sense for learners whose ``w`` holds d weights; a learner whose ``w`` is something else
+(dual coefficients of a growing state) refuses any ``init`` but ``"zeros"``. At the default
+they are absent from names and configs, so every name and run made before them is unchanged.
 """
 
 from __future__ import annotations
 
 import functools
-import math
 from typing import Any, ClassVar, NamedTuple
 
 import numpy as np
 
 from olbench.bounds import Theorem
-from olbench.component import Component, Interval, OneOf, Registry
+from olbench.component import Component, Registry
 from olbench.kernels.loop import Kernel
 from olbench.kernels.rows import TRIANGLE_FROM
+from olbench.learners.initial import (  # noqa: F401  (initial_weights: imported from here)
+    INIT_OPTIONS,
+    given_vector,
+    init_label,
+    initial_weights,
+    is_given,
+    is_zeros,
+)
 from olbench.losses import DEFAULT_LOSS
 
 
@@ -66,10 +74,6 @@ def vector_state(d: int, n_scalars: int = 1) -> State:
     return State(np.zeros(d), np.zeros((0, d)), np.zeros(n_scalars))
 
 
-INIT_OPTIONS = {"init": ("zeros", OneOf("zeros", "randn")),
-                "init_seed": (0, Interval(0, math.inf, integer=True))}
-
-
 def _accepting_init_options(init):
     """``__init__`` that also takes the options of :data:`INIT_OPTIONS` (the signature seen
     by ``inspect``, hence by :meth:`Component.param_names`, stays the class's own)."""
@@ -82,15 +86,18 @@ def _accepting_init_options(init):
     return wrapped
 
 
-def initial_weights(init: str, seed: int, d: int) -> np.ndarray:
-    """w_0 for ``init``: zeros, or d standard normal draws of ``default_rng(seed)``.
+def generator_state(seed: int, high: int) -> int:
+    """The starting state, in {1, ..., high}, of a generator a learner keeps in its state,
+    derived from its ``seed`` through numpy's ``SeedSequence`` (which hashes the seed), so
+    that nearby seeds start unrelated sequences. Seeding such a generator with the seed
+    itself (1 + seed) made the draws of seeds s and s' multiples of each other: the budget
+    perceptron's first evicted slot was seed mod B for small seeds.
 
-    >>> initial_weights("randn", 0, 2).round(4).tolist()
-    [0.1257, -0.1321]
+    >>> [generator_state(seed, 10) for seed in range(6)]   # not 1 + seed
+    [5, 2, 6, 8, 5, 4]
     """
-    if init == "zeros":
-        return np.zeros(d)
-    return np.random.default_rng(int(seed)).standard_normal(d)
+    word = int(np.random.SeedSequence(int(seed)).generate_state(1, np.uint64)[0])
+    return 1 + word % int(high)
 
 
 class Learner(Component):
@@ -138,16 +145,31 @@ class Learner(Component):
     def _finalize(self) -> None:
         """Bring lazily updated state up to date (learners with lazy sparse updates)."""
 
+    @classmethod
+    def display_shown(cls, params):
+        # init_seed, like a seed, is a replicate: a grid derives it from each run's seed
+        return [k for k in super().display_shown(params) if k != "init_seed"]
+
+    @classmethod
+    def param_label(cls, name: str, value: Any) -> Any:
+        # a given initial vector is named by a hash of its values, not written out
+        return init_label(value) if name == "init" else value
+
+    def validate(self) -> None:
+        super().validate()
+        if is_given(self.init):   # a missing file or a NaN is reported before anything runs
+            given_vector(self.init)
+
     # -- state ---------------------------------------------------------------------------
     def reset(self, d: int) -> Learner:
         """Validate the hyper-parameters and start from the initial state for d features."""
         self.validate()
         state = self.init_state(int(d))
-        if self.init != "zeros":
+        if not is_zeros(self.init):
             if state.w.shape != (int(d),):
-                raise ValueError(f"{type(self).__name__}: init={self.init!r} sets the d = {d} "
-                                 f"weights of the w slot, but this learner's w has shape "
-                                 f"{state.w.shape}")
+                raise ValueError(f"{type(self).__name__}: init={init_label(self.init)!r} sets "
+                                 f"the d = {d} weights of the w slot, but this learner's w has "
+                                 f"shape {state.w.shape}")
             state.w[:] = initial_weights(self.init, self.init_seed, int(d))
         self.state_ = state
         self.n_features_ = int(d)
@@ -171,8 +193,16 @@ class Learner(Component):
     def predict_one(self, x: Any) -> float:
         """The learner's output for one example, without learning from it.
 
+        A fresh learner answers from its initial state for ``len(x)`` features, which it
+        does not keep (so ``predict_one`` then ``learn_one`` from the very first example is
+        the protocol, with no special case). With w = 0 that is margin 0: under the default
+        tie rule ``"novikoff"`` (a mistake is y p <= 0) no label, a mistake whatever y is;
+        under ``tie="libol"`` the label sign(0) = +1 (:mod:`olbench.losses`).
+
         >>> from olbench import make_learner
         >>> p = make_learner("perceptron")
+        >>> p.predict_one([1.0, 0.0]), p.is_initialised
+        (0.0, False)
         >>> p.learn_one([1.0, 2.0], 1).predict_one([1.0, 0.0])
         1.0
         """
@@ -207,10 +237,10 @@ class OCOLearner(Learner):
     moves_with_time: bool = False
 
     def reset(self, d: int) -> Learner:
-        if getattr(self, "init", "zeros") != "zeros":   # w_1 must lie in K (every theorem)
-            raise ValueError(f"{type(self).__name__}: init={self.init!r} does not apply; an "
-                             f"online-convex-optimisation learner plays w_1 = P_K(0) in its "
-                             f"feasible set")
+        if not is_zeros(getattr(self, "init", "zeros")):   # w_1 must lie in K (every theorem)
+            raise ValueError(f"{type(self).__name__}: init={init_label(self.init)!r} does not "
+                             f"apply; an online-convex-optimisation learner plays w_1 = P_K(0) "
+                             f"in its feasible set")
         return super().reset(d)
 
     def init_state(self, d):

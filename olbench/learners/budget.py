@@ -19,6 +19,7 @@ from olbench.component import Interval, InvalidParameterError
 from olbench.kernels import budget_perceptron as rbp_rule
 from olbench.kernels import forgetron as forgetron_rule
 from olbench.kernels import norma as norma_rule
+from olbench.learners.base import generator_state
 from olbench.learners.kernel import KERNEL_CONSTRAINTS, KernelLearner
 
 _BUDGET = Interval(1, inf, integer=True)
@@ -80,7 +81,9 @@ class BudgetPerceptron(KernelLearner, key="budget_perceptron"):
     hyperplane with a simple budget Perceptron", Machine Learning 69, 2007): the kernel
     Perceptron keeping at most ``budget`` support vectors; on a mistake with the budget full, a
     support vector drawn uniformly at random is discarded. ``seed`` seeds the generator kept in
-    the state (:mod:`olbench.kernels.budget_perceptron`): runs are reproducible.
+    the state (:mod:`olbench.kernels.budget_perceptron`) through ``SeedSequence``
+    (:func:`~olbench.learners.base.generator_state`): runs are reproducible, and the draws of
+    different seeds unrelated.
 
     >>> import numpy as np
     >>> from olbench import run
@@ -110,7 +113,7 @@ class BudgetPerceptron(KernelLearner, key="budget_perceptron"):
     def init_state(self, d):
         state = super().init_state(d)
         # the Lehmer generator's state lives in {1, ..., 2^31 - 2}
-        state.s[2] = 1 + int(self.seed) % (rbp_rule.MODULUS - 1)
+        state.s[2] = generator_state(self.seed, rbp_rule.MODULUS - 1)
         return state
 
     def kernel(self):

@@ -2,13 +2,11 @@
 
 from math import inf
 
-import numpy as np
-
 from olbench.bounds import EG_REGRET
 from olbench.component import Interval, OneOf
 from olbench.kernels import eg as rule
 from olbench.kernels.oco import LOSS_CODES
-from olbench.learners.base import OCOLearner, State
+from olbench.learners.base import OCOLearner
 
 
 class EG(OCOLearner, key="eg"):
@@ -17,9 +15,12 @@ class EG(OCOLearner, key="eg"):
     g_t is the gradient of f_t at w_t (``loss="linear"``: the row; ``"quadratic"``: w_t - x_t).
     Source: J. Kivinen and M. K. Warmuth, "Exponentiated gradient versus gradient descent for
     linear predictors", Information and Computation 132(1), 1997, Sec. 3 (the EG update);
-    as online mirror descent with the entropic regulariser: Orabona (2019), Sec. 6.6. On
-    linear losses its iterates are those of entropic FTRL with rate eta (w_{t+1} proportional
-    to exp(-eta G_t)), whose regret is at most ln N/eta + (eta/2) sum ||g_t||_inf^2.
+    as online mirror descent with the entropic regulariser: Orabona (2019), Sec. 6.6. The
+    state is the sum G_t of the gradients (the log-weights), and w_{t+1} proportional to
+    exp(-eta G_t) is computed from it each round, so no weight is ever stuck at 0 and the
+    iterates are those of entropic FTRL with rate eta (``FTRL(regularizer="entropic",
+    domain="simplex")``, the same numbers on linear losses), whose regret is at most
+    ln N/eta + (eta/2) sum ||g_t||_inf^2. Exported state: ``w`` and ``A`` = G (one row).
 
     >>> import numpy as np
     >>> from olbench import run
@@ -34,6 +35,7 @@ class EG(OCOLearner, key="eg"):
     domain = "simplex"
     radius = 1.0
     signed = False
+    rows = 2                                     # G, and the round's gradient (scratch)
 
     def __init__(self, *, loss: str = "linear", eta: float = 1.0):
         self.loss = loss
@@ -55,8 +57,10 @@ class EGPlusMinus(EG, key="egpm"):
     """EG+- on the l1 ball of radius U: w = w+ - w-, multiplicative updates of both halves.
 
     Source: Kivinen & Warmuth (1997), Sec. 3.4 (EG+-, with total weight U). It is EG on the
-    2d-simplex of (w+, w-)/U with gradients U (g, -g), so on linear losses its regret against
-    every u with ||u||_1 <= U is at most ln(2d)/eta + (eta/2) U^2 sum ||g_t||_inf^2.
+    2d-simplex of (w+, w-)/U with gradients U (g, -g), computed as such from the sum G of the
+    gradients (``A``, exported): w+ and w- are U softmax(-eta U G, eta U G). So on linear
+    losses its regret against every u with ||u||_1 <= U is at most
+    ln(2d)/eta + (eta/2) U^2 sum ||g_t||_inf^2.
 
     >>> import numpy as np
     >>> from olbench import run
@@ -76,12 +80,3 @@ class EGPlusMinus(EG, key="egpm"):
     @property
     def radius(self):
         return self.U
-
-    def init_state(self, d):
-        halves = np.full((3, d), float(self.U) / (2 * d))
-        return State(np.zeros(d), halves, np.zeros(1))
-
-    def export_state(self):
-        state = super().export_state()
-        state["A"] = self.state_.A[:2].copy()      # w+ and w-; row 2 is scratch
-        return state

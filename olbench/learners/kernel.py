@@ -28,6 +28,7 @@ from olbench.kernels import kernel_perceptron as perceptron_rule
 from olbench.kernels import kernel_rls as rls_rule
 from olbench.kernels.rkhs import CODES
 from olbench.learners.base import Learner, State
+from olbench.learners.initial import init_label, is_zeros
 from olbench.learners.pa import _TITLES, _VARIANTS, step_size_params
 
 KERNEL_CONSTRAINTS = {"kernel_type": OneOf(*CODES), "h": Interval(0, inf, low_open=True),
@@ -69,9 +70,10 @@ class KernelLearner(Learner):
 
     def validate(self):
         super().validate()
-        if getattr(self, "init", "zeros") != "zeros":   # its w holds dual coefficients
+        if not is_zeros(getattr(self, "init", "zeros")):   # its w holds dual coefficients
             raise InvalidParameterError(
-                f"{type(self).__name__}: invalid init={self.init!r}; a kernel learner starts "
+                f"{type(self).__name__}: invalid init={init_label(self.init)!r}; a kernel "
+                f"learner starts "
                 f"from f = 0 (its w holds the coefficients of its support vectors, not d "
                 f"weights), so init must be 'zeros'")
 
