@@ -65,6 +65,10 @@ SKIP_REASON = "skip_reason"
 
 #: the status of a run that finished; failures are ``"error: <type>: <message>"``
 OK = "ok"
+#: how a comparator's skip reason (and the reason of a bound that needed it) begins when the
+#: solver time limit (``run.solver_time_limit``) ran out: a transient failure, so the run is
+#: not reused as finished: the next run of the grid fits again and recomputes it
+TIMED_OUT = "time-out"
 
 #: the bound columns, in table order (one row per bound and checkpoint)
 BOUND_COLUMNS = [T, BOUND_NAME, QUANTITY, BOUND, OBSERVED, RATIO, BOUND_HOLDS, SKIP_REASON]
@@ -94,7 +98,8 @@ COLUMNS = {
     MISTAKE_REGRET: "mistakes - comparator_mistakes: regret in the 0-1 sense, unchanged by a "
                     "rescaling of the learner's w (unlike cum_loss and regret)",
     COMPARATOR_SKIP: "why this row's comparator has no regret (not fitted, another loss, ...);"
-                     " empty when it has one",
+                     " empty when it has one; 'time-out: ...' when the solver ran out of time "
+                     "(the run is recomputed on re-run)",
     BOUND_NAME: "a theorem checked at t (olbench.bounds), or empty",
     QUANTITY: "what the theorem bounds: mistakes, sum_sq_hinge, regret",
     BOUND: "the bound's value at t",

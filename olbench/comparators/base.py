@@ -48,10 +48,12 @@ import joblib
 import numpy as np
 import scipy.sparse as sp
 
-from olbench.comparators._solvers import NotCertified
+from olbench.comparators import _cache
+from olbench.comparators._duality import Limits, NotCertified, TimedOut
 from olbench.component import Component, OneOf, Registry
 from olbench.features import as_features
 from olbench.losses import DEFAULT_LOSS, get_loss
+from olbench.schema import TIMED_OUT
 
 #: bump when solver results change, to invalidate old cache entries
 CACHE_VERSION = 2
@@ -207,6 +209,17 @@ def get_memory(cache) -> joblib.Memory | None:
     return joblib.Memory(str(cache), verbose=0)
 
 
+def skip_reason(error: NotCertified) -> str:
+    """A solver's failure as a comparator's skip reason: ``time-out: ...`` when its time ran
+    out (:class:`~._duality.TimedOut`: transient, so the runs are recomputed on re-run),
+    else ``not certified: ...``.
+
+    >>> skip_reason(TimedOut("HiGHS LP: Time limit reached"))
+    'time-out: HiGHS LP: Time limit reached'
+    """
+    return f"{TIMED_OUT if isinstance(error, TimedOut) else 'not certified'}: {error}"
+
+
 def _fit_uncached(key: str, params: dict, data: str, checkpoints, version: int, *, X, y, meta):
     comparator = Comparator.registry.make(key, **params)
     return comparator._fit(X, y, meta, checkpoints)
@@ -246,17 +259,37 @@ class Comparator(Component):
             if memory is None:
                 fit = self._fit(X, y, meta, checkpoints)
             elif self.order_invariant:   # one fit per data content, whatever the row order
-                cached = memory.cache(_fit_uncached, ignore=["X", "y", "meta"])
-                fit = _in_row_order(cached(self.key, self.get_params(), content_key(X, y),
-                                           checkpoints, CACHE_VERSION, X=X, y=y, meta=meta), X, y)
+                fit = _in_row_order(self._cached(memory, content_key(X, y), checkpoints,
+                                                 X, y, meta), X, y)
             else:
-                cached = memory.cache(_fit_uncached, ignore=["X", "y", "meta"])
-                fit = cached(self.key, self.get_params(), data_key(X, y, meta), checkpoints,
-                             CACHE_VERSION, X=X, y=y, meta=meta)
+                fit = self._cached(memory, data_key(X, y, meta), checkpoints, X, y, meta)
         except NotCertified as e:          # out of limits: a skip, never cached
-            fit = self._skip(f"not certified: {e}", getattr(self, "loss", None))
+            fit = self._skip(skip_reason(e), getattr(self, "loss", None))
         fit.params = {"key": self.key, **self.get_params()}
         return fit
+
+    def _cached(self, memory: joblib.Memory, data: str, checkpoints, X, y, meta
+                ) -> ComparatorFit:
+        """The fit from the cache, else solved by this process alone (:mod:`._cache`: the
+        others asking for it meanwhile wait, then read it) and journaled."""
+        cached = memory.cache(_fit_uncached, ignore=["X", "y", "meta"])
+        key = (self.key, self.get_params(), data, checkpoints, CACHE_VERSION)
+        data_args = dict(X=X, y=y, meta=meta)
+        if cached.check_call_in_cache(*key, **data_args):
+            return cached(*key, **data_args)
+        with _cache.solving_alone(memory, key):
+            if cached.check_call_in_cache(*key, **data_args):   # solved while we waited
+                return cached(*key, **data_args)
+            entry = {"comparator": self.name, "data": data, "time_limit": Limits.default().time,
+                     "checkpoints": None if checkpoints is None else len(checkpoints)}
+            with _cache.journaled(memory, entry) as record:
+                try:
+                    fit = cached(*key, **data_args)
+                except NotCertified as e:
+                    record["outcome"] = skip_reason(e)
+                    raise
+                record["outcome"] = "ok" if fit.ok else fit.skip_reason
+                return fit
 
     def _fit(self, X, y, meta, checkpoints) -> ComparatorFit:
         raise NotImplementedError
