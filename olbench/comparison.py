@@ -20,7 +20,7 @@ import pandas as pd
 from olbench import schema as col
 from olbench.figures.style import styled
 from olbench.index import resolve
-from olbench.report import NONE, format_summary, mean_pm, short_names, summary_table
+from olbench.report import NONE, format_summary, mean_cells, short_names, summary_table
 from olbench.results import read_results
 from olbench.views import mean_band, natural_order, one_per_learner, ordered, per_checkpoint
 
@@ -49,8 +49,7 @@ def source_label(folder: Path, output_dir: str | Path) -> str:
 def side_by_side(table: pd.DataFrame, metric: str = col.MISTAKE_RATE) -> pd.DataFrame:
     """One row per (stream, learner, comparator), one ``mean ± std`` column of ``metric``
     per source (short names; ``—`` where a source lacks the row)."""
-    cells = table.assign(cell=[mean_pm(m, s) for m, s in
-                               zip(table[f"{metric}_mean"], table[f"{metric}_std"])])
+    cells = table.assign(cell=mean_cells(table, metric))   # (k of n runs) where fewer
     wide = cells.set_index(KEYS + ["source"])["cell"].unstack("source")
     wide = wide.reindex(columns=list(dict.fromkeys(table["source"]))).fillna(NONE)
     wide.columns = [f"{metric} [{s}]" for s in wide.columns]

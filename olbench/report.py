@@ -102,8 +102,10 @@ def summary_table(table: pd.DataFrame) -> pd.DataFrame:
 
     Columns: ``stream``, ``learner``, ``comparator``, ``n`` (stream length), ``runs`` (all
     statuses), ``ok``, ``errors``, ``<metric>_mean`` / ``<metric>_std`` over the ok runs for
-    each metric of :data:`METRICS` (NaN when the table lacks it), ``bounds_hold`` (y/n/—),
-    ``comparator_skip_reason`` (why the comparator gave no regret; empty when it did).
+    each metric of :data:`METRICS` (NaN when the table lacks it) and ``<metric>_runs``, the
+    number of runs the mean covers (``regret_runs`` < ``runs`` where a comparator gave no
+    fit for some runs, or runs failed), ``bounds_hold`` (y/n/—), ``comparator_skip_reason``
+    (why the comparator gave no regret; empty when it did).
     """
     lab = _labelled(table)
     runs = lab.drop_duplicates([col.RUN_ID, col.COMPARATOR])  # each comparator has its rows
@@ -113,8 +115,8 @@ def summary_table(table: pd.DataFrame) -> pd.DataFrame:
                          ).groupby(KEYS).agg(n=("n", "max"), runs=(col.RUN_ID, "size"),
                                              ok=("ok", "sum"), errors=("errors", "sum"))
     fin = _labelled(final_rows(table)).reindex(columns=KEYS + list(METRICS))
-    stats = fin.groupby(KEYS)[list(METRICS)].agg(["mean", "std"])
-    stats.columns = [f"{m}_{s}" for m, s in stats.columns]
+    stats = fin.groupby(KEYS)[list(METRICS)].agg(["mean", "std", "count"])
+    stats.columns = [f"{m}_{'runs' if s == 'count' else s}" for m, s in stats.columns]
     ok = lab[lab[col.STATUS].eq(col.OK)].reindex(columns=KEYS + [col.BOUND_HOLDS])
     holds = ok.groupby(KEYS)[col.BOUND_HOLDS].agg(holds_mark).rename("bounds_hold")
     reasons = lab[lab[col.STATUS].eq(col.OK)].reindex(columns=KEYS + [col.COMPARATOR_SKIP])
@@ -146,10 +148,38 @@ def display_summary(summary: pd.DataFrame) -> pd.DataFrame:
     for metric, title in SUMMARY_COLUMNS:
         if metric in OPTIONAL_COLUMNS and not summary[f"{metric}_mean"].notna().any():
             continue
-        cols[title] = [mean_pm(m, s) for m, s in
-                       zip(summary[f"{metric}_mean"], summary[f"{metric}_std"])]
+        cols[title] = mean_cells(summary, metric)
     cols["bounds hold"] = summary["bounds_hold"]
     return pd.DataFrame(cols)
+
+
+def mean_cells(summary: pd.DataFrame, metric: str) -> list[str]:
+    """``mean ± std`` of ``metric`` per summary row, followed by ``(k of n runs)`` where the
+    mean covers fewer than the row's runs (:func:`fewer_runs`; a summary written before
+    ``<metric>_runs`` existed is taken to cover them all).
+
+    >>> s = pd.DataFrame({"runs": [5, 5], "regret_mean": [2715.0, 10.0],
+    ...                   "regret_std": [68.0, 1.0], "regret_runs": [2, 5]})
+    >>> mean_cells(s, "regret")
+    ['2715 ± 68 (2 of 5 runs)', '10.0 ± 1.0']
+    """
+    covered = summary.get(f"{metric}_runs", summary["runs"])
+    return [mean_pm(m, s) + fewer_runs(k, n) for m, s, k, n in
+            zip(summary[f"{metric}_mean"], summary[f"{metric}_std"], covered, summary["runs"])]
+
+
+def fewer_runs(covered, runs, latex: bool = False) -> str:
+    """`` (k of n runs)`` after a mean that covers k < n of its row's runs (some runs failed,
+    or their comparator gave no fit: a time-out); empty when it covers all of them or none
+    (no mean at all).
+
+    >>> fewer_runs(2, 5), fewer_runs(5, 5), fewer_runs(0, 5)
+    (' (2 of 5 runs)', '', '')
+    """
+    if pd.isna(covered) or pd.isna(runs) or not 0 < int(covered) < int(runs):
+        return ""
+    text = f"({int(covered)} of {int(runs)} runs)"
+    return f" {{\\footnotesize {text}}}" if latex else f" {text}"
 
 
 def reading_notes(table: pd.DataFrame) -> list[str]:
@@ -259,6 +289,7 @@ def latex_table(summary: pd.DataFrame) -> str:
     for (_, r), stream, learner in zip(rows.iterrows(), streams, short_names(rows[col.LEARNER])):
         cells = ([_latex_escape(str(stream))] if several else []) + [_latex_escape(learner)]
         cells += [_latex_pm(r.get(f"{m}_mean", np.nan), r.get(f"{m}_std", np.nan), fmt)
+                  + fewer_runs(r.get(f"{m}_runs", np.nan), r.get("runs", np.nan), latex=True)
                   for m, _, fmt in LATEX_COLUMNS]
         lines.append(" & ".join(cells) + " \\\\")
     return "\n".join(lines + ["\\hline", "\\end{tabular}"])
@@ -505,8 +536,10 @@ def write_report(table: pd.DataFrame, out_dir, *, experiment: str, question: str
         return _write_markdown(out_dir / "report.md", parts + failed_runs_section(table))
     parts += ["## Summary at the final checkpoint", "",
               "Mean ± sample std (ddof = 1) over the ok runs (seeds) at each run's final round; "
-              "*bounds hold*: y if every bound check at every checkpoint held, n if any was "
-              "violated, — if no bound applies.", "",
+              "*(k of n runs)*: this mean covers only k of the row's n runs (the others failed, "
+              "or their comparator gave no fit: see the notes); *bounds hold*: y if every "
+              "bound check at every checkpoint held, n if any was violated, — if no bound "
+              "applies.", "",
               markdown_table(display_summary(summary), code=names), ""]
     notes = reading_notes(table)
     if notes:
