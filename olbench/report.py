@@ -208,10 +208,13 @@ def reading_notes(table: pd.DataFrame) -> list[str]:
     runs = ok_rows(table).assign(stream_label=label(ok_rows(table), col.STREAM))
     per_stream = runs.groupby("stream_label")[col.RUN_ID].nunique()
     for row in comparator_skips(table).itertuples(index=False):
+        retry = (" Running the same command again retries the fit and recomputes those runs "
+                 "(run.solver_time_limit gives it more time)."
+                 if str(row.reason).startswith(col.TIMED_OUT) else "")
         notes.append(f"Comparator {display_names([row.comparator])[row.comparator]} on "
                      f"{display_names([row.stream_label])[row.stream_label]} gave no regret "
                      f"({row.runs} of {per_stream.get(row.stream_label, row.runs)} runs): "
-                     f"{str(row.reason).rstrip('.')}.")
+                     f"{str(row.reason).rstrip('.')}.{retry}")
     return notes
 
 

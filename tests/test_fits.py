@@ -79,6 +79,23 @@ def test_two_processes_on_one_cache_solve_a_problem_once(tmp_path, counting):
     assert losses[0] == pytest.approx(losses[1], rel=1e-12)
 
 
+def test_those_waiting_for_a_solve_that_times_out_take_its_reason(tmp_path, counting):
+    """The same two processes under a 0 s limit: the one that got the lock tried (and ran
+    out of time), the other, which waited for it, takes its time-out instead of trying
+    again under the same limit."""
+    from joblib import Parallel, delayed
+
+    from olbench.comparators._cache import journal
+
+    X, y = _noisy_data()
+    solves, cache = str(tmp_path / "solves.txt"), str(tmp_path / "cache")
+    reasons = Parallel(n_jobs=2, backend="loky")(
+        delayed(counting.fit_a_permutation)(seed, X, y, solves, cache, 0.0) for seed in (1, 2))
+    assert len(counting.solves(solves)) == 1 and len(journal(cache)) == 1
+    assert reasons[0] == reasons[1]
+    assert reasons[0].startswith("time-out: the solver time limit of 0 s")
+
+
 def _timeout_grid(tmp_path):
     grid = {"streams": [{"key": "noisy", "params": {"n": 300, "d": 4}}],
             "learners": [{"key": "pa", "params": {"variant": "pa1"}}],
@@ -101,7 +118,7 @@ def test_a_time_out_is_named_counted_flagged_and_retried(tmp_path):
     timed_out = final[final["seed"] != 0]
     assert timed_out["regret"].isna().all()
     assert timed_out["comparator_skip_reason"].str.startswith(
-        "time-out: the solver time limit of 0 s ran out").all()
+        "time-out: the solver time limit of 0 s (run.solver_time_limit) ran out in").all()
     bound = timed_out[timed_out["bound_name"] == "pa1_mistakes"]
     assert len(bound) == 2 and bound["skip_reason"].str.startswith("time-out: ").all()
     assert final.loc[final["seed"] == 0, "regret"].notna().all()
@@ -117,6 +134,7 @@ def test_a_time_out_is_named_counted_flagged_and_retried(tmp_path):
     assert "(1 of 3 runs)" in format_summary(summary)
     report = write_report(table, tmp_path / "report", experiment="t").read_text()
     assert "(1 of 3 runs)" in report and "time-out: the solver time limit" in report
+    assert "Running the same command again retries the fit" in report
 
     store = RunStore(folder)
     assert store.finished() == {t.run_id for t in tasks if t.seed == 0}
@@ -142,7 +160,8 @@ def test_the_time_limit_is_a_run_option_that_reaches_the_workers(tmp_path):
                                     f"run.cache_dir={tmp_path / 'cache'}"])
     reasons = res.table.drop_duplicates("run_id")["comparator_skip_reason"]
     assert len(reasons) == 2
-    assert reasons.str.startswith("time-out: the solver time limit of 0 s ran out").all()
+    assert reasons.str.startswith("time-out: the solver time limit of 0 s "
+                                  "(run.solver_time_limit) ran out in").all()
     from olbench.comparators._cache import journal
 
     entries = journal(tmp_path / "cache")      # tried once per stream, before the runs

@@ -5,8 +5,10 @@ workers of a Dask cluster on a shared file system) may ask for the same fit at o
 permutations of one dataset share a fit by content. Without a lock each would solve it
 (minutes, for a large LP) and compete for the cores. :func:`solving_alone` holds an advisory
 lock (``flock``) on ``<cache>/locks/<problem>.lock`` around the look-up and the solve: the
-first caller solves, the others wait and then read its result from the cache. The operating
-system drops the lock of a process that dies, however it dies. (On a network file system
+first caller solves, the others wait and then read its result from the cache; if it gave no
+fit (a time-out, say), those that waited for it take its reason rather than trying again with
+the same limits (a later run of the grid does try again). The operating system drops the lock
+of a process that dies, however it dies. (On a network file system
 ``flock`` works where the file system supports it: NFSv4, Lustre and GPFS do.)
 
 Every solve (a cache miss, not a read) appends one JSON line to ``<cache>/fits.jsonl``: the
@@ -30,16 +32,41 @@ import joblib
 JOURNAL = "fits.jsonl"
 
 
+class Problem:
+    """A problem whose lock is held: what a failed solve of it left (``<hash>.failed``), so
+    that those who waited for that solve take its outcome instead of trying it again."""
+
+    def __init__(self, folder: Path, name: str):
+        self.marker = folder / f"{name}.failed"
+
+    def failed(self, reason: str, time_limit: float) -> None:
+        """Record that a solve under ``time_limit`` s gave no fit, for ``reason``."""
+        self.marker.write_text(json.dumps({"reason": reason, "time_limit": time_limit,
+                                           "at": time.time()}))
+
+    def failed_since(self, moment: float, time_limit: float) -> str | None:
+        """The reason of a solve that failed after ``moment`` (while the caller waited for
+        the lock) under a time limit of at least ``time_limit`` s: the same attempt would
+        fail again. None otherwise (a re-run later, or with more time, tries again)."""
+        try:
+            record = json.loads(self.marker.read_text())
+        except (OSError, ValueError):
+            return None
+        recent = record["at"] >= moment and record["time_limit"] >= time_limit
+        return record["reason"] if recent else None
+
+
 @contextlib.contextmanager
-def solving_alone(memory: joblib.Memory, problem) -> Iterator[None]:
+def solving_alone(memory: joblib.Memory, problem) -> Iterator[Problem]:
     """Hold the lock of ``problem`` (any hashable description: the cache key's arguments) in
     ``memory``'s folder, waiting for whoever holds it."""
     folder = Path(memory.location) / "locks"
     folder.mkdir(parents=True, exist_ok=True)
-    fd = os.open(folder / f"{joblib.hash(problem)}.lock", os.O_RDWR | os.O_CREAT, 0o644)
+    name = joblib.hash(problem)
+    fd = os.open(folder / f"{name}.lock", os.O_RDWR | os.O_CREAT, 0o644)
     try:
         fcntl.flock(fd, fcntl.LOCK_EX)
-        yield
+        yield Problem(folder, name)
     finally:
         os.close(fd)   # closing the descriptor drops its flock
 

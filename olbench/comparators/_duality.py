@@ -105,10 +105,15 @@ class Limits:
         tol = self.target if level == "target" else self.accept
         return s.lower_bound is not None and s.gap <= tol * max(1.0, abs(s.objective))
 
-    def timed_out(self, what: str) -> TimedOut:
-        """The :class:`TimedOut` of ``what`` (a solver's last word), naming the limit."""
-        return TimedOut(f"the solver time limit of {self.time:g} s ran out "
-                        f"(run.solver_time_limit): {what}")
+    def timed_out(self, where: str, detail: str = "") -> TimedOut:
+        """The :class:`TimedOut` of a solve that ran out of time ``where`` (what it had
+        tried: ``detail``), naming the limit.
+
+        >>> str(Limits(time=0.5).timed_out("the HiGHS dual LP"))
+        'the solver time limit of 0.5 s (run.solver_time_limit) ran out in the HiGHS dual LP'
+        """
+        return TimedOut(f"the solver time limit of {self.time:g} s (run.solver_time_limit) "
+                        f"ran out in {where}" + (f" ({detail})" if detail else ""))
 
 
 # --------------------------------------------------------------------------- helpers

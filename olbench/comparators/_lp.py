@@ -54,7 +54,7 @@ _LIMIT_REACHED = 1
 def _options(deadline: float, limits: Limits, what: str) -> dict:
     left = deadline - time.monotonic()
     if left <= 0:
-        raise limits.timed_out(f"no time left for the {what}")
+        raise limits.timed_out(f"the {what}", "no time left to start it")
     return {**_HIGHS, **({"time_limit": left} if math.isfinite(left) else {})}
 
 
@@ -79,7 +79,7 @@ def dual_lp(X, y, loss: str, epsilon: float, deadline: float, limits: Limits) ->
     res = linprog(c, A_eq=A, b_eq=np.zeros(A.shape[0]), bounds=bounds, method="highs",
                   options={**_options(deadline, limits, "dual LP"), "presolve": False})
     if res.status == _LIMIT_REACHED:
-        raise limits.timed_out(f"HiGHS dual LP: {res.message}")
+        raise limits.timed_out("the HiGHS dual LP")
     if res.status != 0:
         return epigraph_lp(X, y, loss, epsilon, deadline, limits,
                            why=f"dual LP: {res.message}")
@@ -116,11 +116,10 @@ def epigraph_lp(X, y, loss: str, epsilon: float, deadline: float, limits: Limits
     bounds = [(None, None)] * d + [(0, None)] * (len(c) - d)
     res = linprog(c, A_ub=A.tocsr(), b_ub=b, bounds=bounds, method="highs",
                   options=_options(deadline, limits, "epigraph LP"))
-    tried = f"{why}; " if why else ""
     if res.status == _LIMIT_REACHED:
-        raise limits.timed_out(f"{tried}HiGHS LP: {res.message}")
+        raise limits.timed_out("the HiGHS epigraph LP", why)
     if res.status != 0:
-        raise NotCertified(f"{tried}HiGHS LP: {res.message}")
+        raise NotCertified((f"{why}; " if why else "") + f"HiGHS LP: {res.message}")
     u = res.x[:d].copy()
     lower = float(b @ res.ineqlin.marginals)     # LP dual objective (marginals <= 0)
     obj = objective(X, y, u, loss, epsilon, 0.0)
@@ -148,6 +147,6 @@ def separable(X, y, deadline: float = math.inf,
         if res.status == 2:
             return False, None
         if res.status == _LIMIT_REACHED:
-            raise limits.timed_out(f"separability LP ({method}): {res.message}")
+            raise limits.timed_out(f"the separability LP ({method})")
     raise NotCertified(f"separability LP undecided (HiGHS simplex and interior point): "
                        f"{res.message}")

@@ -266,7 +266,7 @@ def _piecewise(X, y, loss: str, epsilon: float, lam: float, radius: float | None
         return s
     tried = "; ".join(attempts)
     if _remaining(deadline) <= 0:
-        raise limits.timed_out(f"no solver certified the optimum in time: {tried}")
+        raise limits.timed_out("the chain of solvers", tried)
     raise NotCertified("no solver certified the optimum within the limits "
                        f"({limits.time:g} s, relative gap {limits.accept:g}): {tried}")
 
@@ -367,7 +367,7 @@ def _ball_lagrange(X, y, loss: str, epsilon: float, ridge: float, radius: float,
         if logmu in sols:
             return math.log(max(np.linalg.norm(sols[logmu].u), 1e-300)) - math.log(radius)
         if _remaining(deadline) <= 0:
-            raise limits.timed_out("in the multiplier search")
+            raise limits.timed_out("the multiplier search")
         s = _solve_reg(X, y, loss, epsilon, ridge + math.exp(logmu), state["warm"], **kw)
         state["warm"] = sols[logmu] = s
         return math.log(max(np.linalg.norm(s.u), 1e-300)) - math.log(radius)
@@ -427,11 +427,13 @@ def max_margin(X, y, limits: Limits | None = None) -> tuple[np.ndarray | None, d
             return None, info
         why = (f"max margin: separability undecided (a point of the hull at distance "
                f"{r['gamma_upper']:.3g}, no separating direction found yet)")
-        raise limits.timed_out(why) if late else NotCertified(why + " within the limits")
+        raise (limits.timed_out("the max-margin working set", why) if late else
+               NotCertified(why + " within the limits"))
     gap = (r["gamma_upper"] - r["gamma"]) / r["gamma_upper"]
     if gap > limits.accept:
         why = f"max margin: relative gap {gap:.3g} after {r['rounds']} rounds"
-        raise limits.timed_out(why) if late else NotCertified(f"{why} ({limits.time:g} s limit)")
+        raise (limits.timed_out("the max-margin working set", why) if late else
+               NotCertified(f"{why} ({limits.time:g} s limit)"))
     p = r["p"]
     u = p / (np.linalg.norm(p) * r["gamma"])         # canonical scaling: min_t y u.x = 1
     m = y * matvec(X, u)

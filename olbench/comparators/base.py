@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import time
 from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar
 
@@ -277,16 +278,21 @@ class Comparator(Component):
         data_args = dict(X=X, y=y, meta=meta)
         if cached.check_call_in_cache(*key, **data_args):
             return cached(*key, **data_args)
-        with _cache.solving_alone(memory, key):
+        asked, limit = time.time(), Limits.default().time
+        with _cache.solving_alone(memory, key) as problem:
             if cached.check_call_in_cache(*key, **data_args):   # solved while we waited
                 return cached(*key, **data_args)
-            entry = {"comparator": self.name, "data": data, "time_limit": Limits.default().time,
+            failed = problem.failed_since(asked, limit)
+            if failed is not None:                 # failed while we waited: so would we
+                return self._skip(failed, getattr(self, "loss", None))
+            entry = {"comparator": self.name, "data": data, "time_limit": limit,
                      "checkpoints": None if checkpoints is None else len(checkpoints)}
             with _cache.journaled(memory, entry) as record:
                 try:
                     fit = cached(*key, **data_args)
                 except NotCertified as e:
                     record["outcome"] = skip_reason(e)
+                    problem.failed(record["outcome"], limit)
                     raise
                 record["outcome"] = "ok" if fit.ok else fit.skip_reason
                 return fit
