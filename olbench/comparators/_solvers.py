@@ -310,6 +310,33 @@ def _least_squares(X, y, lam: float) -> Solution:
     return Solution(u, obj, obj, {"solver": solver})   # exact solver: certificate = value
 
 
+def _least_norm(X, y, loss: str, s: Solution, deadline: float, limits: Limits) -> Solution:
+    """``s``, or the least-norm minimiser where the hinge loss's minimisers are many.
+
+    Where the hinge loss reaches 0 (separable data with a margin) every u with
+    y_t u.x_t >= 1 for all t is a minimiser, and the LP returns a vertex of that set whose
+    norm can be several times the least (33.6 against 4.88 on a separable stream of 400
+    rounds, 5.13 by the epigraph LP), which loosens every bound measured with the
+    comparator's u. The least-norm minimiser is the hard-margin SVM (:func:`max_margin`,
+    canonical: min_t y_t u.x_t = 1), also the limit of the ridge solutions as the ridge goes
+    to 0; it is returned when it certifies in the time left, else ``s`` is.
+    """
+    if loss != "hinge" or s.objective > limits.target:
+        return s
+    try:
+        u, _ = max_margin(X, y, Limits(time=max(_remaining(deadline), 0.0),
+                                       target=limits.target, accept=limits.accept))
+    except NotCertified:
+        return s
+    if u is None:
+        return s
+    obj = objective(X, y, u, loss, 0.0, 0.0)
+    if obj > s.objective + limits.target:
+        return s
+    return Solution(u, obj, min(s.lower_bound, obj),
+                    {**s.info, "solver": s.info["solver"] + "+least-norm"}, s.alpha)
+
+
 def _solve_reg(X, y, loss: str, epsilon: float, lam: float, warm: Solution | None = None,
                check_logistic: bool = True, deadline: float = math.inf,
                limits: Limits | None = None) -> Solution:
@@ -318,7 +345,8 @@ def _solve_reg(X, y, loss: str, epsilon: float, lam: float, warm: Solution | Non
         return _least_squares(X, y, lam)
     if loss in PIECEWISE:
         if lam == 0:
-            return dual_lp(X, y, loss, epsilon, deadline, limits)
+            return _least_norm(X, y, loss, dual_lp(X, y, loss, epsilon, deadline, limits),
+                               deadline, limits)
         return _piecewise(X, y, loss, epsilon, lam, None, warm, deadline, limits)
     if loss == "logistic" and lam == 0 and check_logistic and separable(X, y, deadline, limits)[0]:
         raise NoMinimizer("the logistic loss has no minimiser on linearly separable data "
