@@ -10,7 +10,9 @@ one verb::
   stream's :class:`~olbench.streams.base.StreamMeta` (gives the generating ``u`` and the
   ``fingerprint`` used as cache key).
 * a fit that no solver certifies within its limits (time, gap: see
-  :class:`~olbench.comparators._solvers.Limits`) is a skip with the reason, and is not cached.
+  :class:`~olbench.comparators._solvers.Limits`) is a skip with the reason, and is not cached;
+  the reason starts with ``time-out:`` when the time ran out (transient: a grid recomputes
+  those runs when run again), else ``not certified:``.
 * returns a :class:`ComparatorFit`: the fixed predictor ``u`` (or ``None`` and a
   ``skip_reason`` -- a comparator that does not apply is a result, not a crash), its output
   ``margins`` u.x_t on every round (so any loss of it can be evaluated later), its per-round
@@ -27,7 +29,8 @@ so the permutations of one dataset share one fit (its margins and losses are rec
 each run's row order); otherwise it is ``meta.fingerprint`` when known, else a hash of
 (X, y). ``cache``: ``"default"`` (``$OLBENCH_CACHE`` or ``.olbench_cache/`` in the current
 directory), a directory, a ``joblib.Memory``, or ``None`` for no cache. Exceptions are never
-cached.
+cached. A problem missing from a cache is solved by one process at a time, the others
+waiting for its result, and every solve is journaled in the cache (:mod:`._cache`).
 
 >>> import numpy as np
 >>> from olbench.comparators import make_comparator
