@@ -169,7 +169,7 @@ def test_the_time_limit_is_a_run_option_that_reaches_the_workers(tmp_path):
                                   "(run.solver_time_limit) ran out in").all()
     from olbench.comparators._cache import journal
 
-    entries = journal(tmp_path / "cache")      # tried once per stream, before the runs
+    entries = journal(tmp_path / "cache")      # tried once per stream (in its one run)
     assert len(entries) == 2 and all(e["time_limit"] == 0 for e in entries)
     assert all(e["outcome"].startswith("time-out") for e in entries)
     with pytest.raises(ValueError, match=r"run.solver_time_limit=-1: must be a number of "
