@@ -25,8 +25,10 @@ one verb::
 Fits are cached on disk with :class:`joblib.Memory` keyed by (comparator key, parameters,
 data key, checkpoints). The data key of an order-invariant comparator (``order_invariant``:
 all but the prefix ones) is :func:`content_key`, the same for every permutation of the rows,
-so the permutations of one dataset share one fit (its margins and losses are recomputed in
-each run's row order); otherwise it is ``meta.fingerprint`` when known, else a hash of
+so the permutations of one dataset share one fit: it is made on the rows sorted by their
+hashes (:func:`row_hashes`), so that its u is the same whatever the order the rows came in
+even where the minimiser is not unique, and its margins and losses are put back in each
+run's row order; otherwise it is ``meta.fingerprint`` when known, else a hash of
 (X, y). ``cache``: ``"default"`` (``$OLBENCH_CACHE`` or ``.olbench_cache/`` in the current
 directory), a directory, a ``joblib.Memory``, or ``None`` for no cache. Exceptions are never
 cached. A problem missing from a cache is solved by one process at a time, the others
@@ -59,8 +61,9 @@ from olbench.features import as_features
 from olbench.losses import DEFAULT_LOSS, get_loss
 from olbench.schema import TIMED_OUT
 
-#: bump when solver results change, to invalidate old cache entries
-CACHE_VERSION = 2
+#: bump when solver results change, to invalidate old cache entries (3: order-invariant
+#: fits are made on the rows in canonical order, the dual LP and least-norm hinge fits)
+CACHE_VERSION = 3
 
 #: None: the run's loss (olbench.tasks.with_run_loss); fitted alone, the task's default
 LOSS_CHOICES = OneOf(None, "hinge", "squared_hinge", "logistic", "squared", "absolute",
@@ -173,6 +176,15 @@ def content_key(X, y) -> str:
     >>> content_key(X, y) == content_key(X, -y), content_key(X, y) == content_key(X[:, ::-1], y)
     (False, False)
     """
+    return _content_key(row_hashes(X, y), X.shape)
+
+
+def _content_key(rows: np.ndarray, shape) -> str:
+    return "rows:" + hashlib.sha256(np.sort(rows).tobytes() + str(shape).encode()).hexdigest()
+
+
+def row_hashes(X, y) -> np.ndarray:
+    """The 64-bit hash of each row (x_t, y_t) of :func:`content_key`, in row order."""
     X = sp.csr_matrix(X) if not sp.issparse(X) else X.tocsr()
     X.sum_duplicates()
     cols = X.indices.astype(np.uint64)
@@ -181,19 +193,18 @@ def content_key(X, y) -> str:
                      ^ _mix(cols + _MIX[0]))
         sums = np.concatenate([[np.uint64(0)], np.cumsum(entry, dtype=np.uint64)])
         rows = sums[X.indptr[1:]] - sums[X.indptr[:-1]]
-        rows = _mix(rows ^ _mix(np.ascontiguousarray(y, np.float64).view(np.uint64)))
-    digest = hashlib.sha256(np.sort(rows).tobytes() + str(X.shape).encode()).hexdigest()
-    return "rows:" + digest
+        return _mix(rows ^ _mix(np.ascontiguousarray(y, np.float64).view(np.uint64)))
 
 
-def _in_row_order(fit: ComparatorFit, X, y) -> ComparatorFit:
-    """A cached order-invariant fit with its per-round margins and losses recomputed for the
-    rows as they come now (the cache may hold them in another permutation's order)."""
-    if fit.u is None:
+def _in_row_order(fit: ComparatorFit, order: np.ndarray) -> ComparatorFit:
+    """A fit made on the rows ``X[order]`` (the canonical order) with its per-round margins
+    and losses put back in the order of ``X``."""
+    if fit.margins is None:
         return fit
-    margins = np.asarray(X @ fit.u, dtype=float).ravel()
-    losses = get_loss(fit.loss, epsilon=fit.epsilon)(margins, y)
-    return replace(fit, margins=margins, losses=losses)
+    inverse = np.empty_like(order)
+    inverse[order] = np.arange(len(order))
+    return replace(fit, margins=fit.margins[inverse],
+                   losses=None if fit.losses is None else fit.losses[inverse])
 
 
 def _task_of(y: np.ndarray, meta) -> str:
@@ -260,11 +271,18 @@ class Comparator(Component):
                 raise ValueError(f"checkpoints must lie in [1, {X.shape[0]}]")
         memory = get_memory(cache) if self.cacheable else None
         try:
-            if memory is None:
+            if self.order_invariant and self.cacheable:
+                # one fit per data content, whatever the row order: made on the rows in a
+                # canonical order (by row hash), so that where the minimiser is not unique
+                # (an LP's optimal face) every permutation gets the same u, cached or not
+                rows = row_hashes(X, y)
+                order = np.argsort(rows, kind="stable")
+                Xc, yc = X[order], y[order]
+                fit = _in_row_order(self._fit(Xc, yc, meta, checkpoints) if memory is None else
+                                    self._cached(memory, _content_key(rows, X.shape),
+                                                 checkpoints, Xc, yc, meta), order)
+            elif memory is None:
                 fit = self._fit(X, y, meta, checkpoints)
-            elif self.order_invariant:   # one fit per data content, whatever the row order
-                fit = _in_row_order(self._cached(memory, content_key(X, y), checkpoints,
-                                                 X, y, meta), X, y)
             else:
                 fit = self._cached(memory, data_key(X, y, meta), checkpoints, X, y, meta)
         except NotCertified as e:          # out of limits: a skip, never cached
