@@ -239,6 +239,19 @@ def test_a_fit_is_the_same_for_every_row_order_where_the_minimiser_is_not(tmp_pa
         assert fit.cum_loss == pytest.approx(fits[0].cum_loss, rel=1e-12)
 
 
+def test_a_cached_kernel_fit_has_its_margins_in_the_run_order(tmp_path):
+    """A kernel max-margin fit has no u to recompute margins from: one read from the cache
+    for a second permutation must still give each round its own margin."""
+    X, y = make_stream("separable", n=60, d=2, gamma=0.2, seed=1).materialize()
+    order = np.random.default_rng(3).permutation(60)
+    kernel = make_comparator("kernel_max_margin", h=1.0)
+    kernel.fit(X, y, cache=tmp_path)
+    cached = kernel.fit(X[order], y[order], cache=tmp_path)
+    fresh = kernel.fit(X[order], y[order], cache=None)
+    np.testing.assert_allclose(cached.margins, fresh.margins, rtol=1e-9, atol=1e-9)
+    assert (y[order] * cached.margins >= 1 - 1e-9).all()
+
+
 def test_switches_skip_comparators_and_bounds_and_are_validated(tmp_path):
     res, _ = _run(tmp_path, learner="perceptron", stream="separable", comparators=False,
                   overrides=["stream.n=100", "run.bounds=false"])
