@@ -17,12 +17,18 @@ of ``--repeats`` cold fits; and, for ``best_fixed``, the second fit of the same 
 its rows permuted through a disk cache: the optimum does not depend on the row order, so
 that fit is read back (cached by content), which is what the 20 permutations of one dataset
 in a LIBOL-style table pay.
-``prefix_best`` depends on the order and is never shared. Usage::
+``prefix_best`` depends on the order and is never shared.
+
+``--lp`` (issue 24) times the hinge best-fixed fit without ridge, a linear program, on real
+datasets of the catalogue (a1a, a9a, w8a by default; ``../shared/data`` or
+``$OLBENCH_DATA``): the dual LP olbench solves (d rows, :mod:`olbench.comparators._lp`)
+against the epigraph LP it solved before (n rows), each cold and certified. Usage::
 
     python benchmarks/comparators.py                  # the table of benchmarks/README.md
     python benchmarks/comparators.py --quick          # small sizes only
     python benchmarks/comparators.py --case max_margin --n 100000 --d 1000
     python benchmarks/comparators.py --growth         # best_fixed / prefix_best against n
+    python benchmarks/comparators.py --lp a9a         # the hinge LP on a9a, dual vs epigraph
 """
 
 from __future__ import annotations
@@ -138,6 +144,34 @@ def growth(d: int = 100, sizes=GROWTH_N, repeats: int = 3) -> list[dict]:
     return rows
 
 
+#: the datasets of ``--lp`` (catalogue names)
+LP_DATASETS = ["a1a", "a9a", "w8a"]
+
+
+def lp(cases, epigraph: bool = True, time_limit: float = 900.0) -> list[dict]:
+    """Seconds, solver and certified relative gap of the hinge LP (no ridge) on each
+    ``(label, X, y)`` of ``cases``, by the dual LP and (``epigraph``) the epigraph LP."""
+    from olbench.comparators import _lp
+    from olbench.comparators._duality import Limits
+
+    limits = Limits(time=time_limit)
+    ways = [("dual LP", _lp.dual_lp)] + ([("epigraph LP", _lp.epigraph_lp)] if epigraph else [])
+    print("| data | n | d | LP | seconds | objective | relative gap |")
+    print("| --- | ---: | ---: | --- | ---: | ---: | ---: |")
+    rows = []
+    for label, X, y in cases:
+        for way, solve in ways:
+            start = time.perf_counter()
+            s = solve(X, y, "hinge", 0.0, time.monotonic() + limits.time, limits)
+            seconds = time.perf_counter() - start
+            gap = s.gap / max(1.0, abs(s.objective))
+            rows.append(dict(data=label, n=X.shape[0], d=X.shape[1], lp=way, seconds=seconds,
+                             objective=s.objective, gap=gap, solver=s.info["solver"]))
+            print(f"| {label} | {X.shape[0]:,} | {X.shape[1]:,} | {way} | {seconds:.2f} | "
+                  f"{s.objective:.10g} | {gap:.1e} |", flush=True)
+    return rows
+
+
 def main(argv=None) -> list[dict]:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--case", choices=sorted(GRID), action="append")
@@ -148,7 +182,18 @@ def main(argv=None) -> list[dict]:
                     help="best_fixed / prefix_best against n for the studies' losses")
     ap.add_argument("--repeats", type=int, default=3, help="fits per cell of --growth "
                     "(the median is shown; 1 at n = 100,000)")
+    ap.add_argument("--lp", nargs="*", metavar="DATASET",
+                    help=f"the hinge LP on real data, dual vs epigraph (default: "
+                         f"{' '.join(LP_DATASETS)})")
+    ap.add_argument("--dual-only", action="store_true", help="--lp without the epigraph LP")
     args = ap.parse_args(argv)
+    if args.lp is not None:
+        cases = []
+        for name in args.lp or LP_DATASETS:
+            X, y = make_stream("dataset", name=name).materialize()
+            cases.append((name, X, y))
+        lp([("warm-up", *data("hinge+ridge", 50, 3))], epigraph=not args.dual_only)
+        return lp(cases, epigraph=not args.dual_only)
     if args.growth:
         for _, params in GROWTH_LOSSES:          # warm-up: numba compilation, imports
             PrefixBest(**params).fit(*growth_data(params["loss"], 60, 3), checkpoints=[30, 60],

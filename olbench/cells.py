@@ -59,11 +59,34 @@ def median_quartiles(median: float, q1: float, q3: float) -> str:
     return f"{median:.{d}f} [{q1:.{d}f}, {q3:.{d}f}]"
 
 
+def fewer_runs(covered, runs, latex: bool = False) -> str:
+    """`` (k of n runs)`` after a statistic that covers k < n of its row's runs (some runs
+    failed, or their comparator gave no fit: a time-out); empty when it covers all of them
+    or none (no value at all).
+
+    >>> fewer_runs(2, 5), fewer_runs(5, 5), fewer_runs(0, 5)
+    (' (2 of 5 runs)', '', '')
+    """
+    if pd.isna(covered) or pd.isna(runs) or not 0 < int(covered) < int(runs):
+        return ""
+    text = f"({int(covered)} of {int(runs)} runs)"
+    return f" {{\\footnotesize {text}}}" if latex else f" {text}"
+
+
 def summary_cells(summary: pd.DataFrame, metric: str) -> list[str]:
     """``metric``'s cell of every summary row for people: mean ± std, or median [q1, q3] for
     the metrics of :data:`olbench.schema.MEDIAN_METRICS` (:func:`olbench.schema.summary_stats`
-    names the columns)."""
+    names the columns), followed by ``(k of n runs)`` where it covers fewer than the row's
+    runs (``<metric>_runs``; a summary written before that column existed: all of them).
+
+    >>> s = pd.DataFrame({"runs": [5, 5], "regret_mean": [2715.0, 10.0],
+    ...                   "regret_std": [68.0, 1.0], "regret_runs": [2, 5]})
+    >>> summary_cells(s, "regret")
+    ['2715 ± 68 (2 of 5 runs)', '10.0 ± 1.0']
+    """
     stats = [summary.get(f"{metric}_{s}", pd.Series(np.nan, index=summary.index))
              for s in col.summary_stats(metric)]
     show = median_quartiles if metric in col.MEDIAN_METRICS else mean_pm
-    return [show(*values) for values in zip(*stats)]
+    runs = summary.get("runs", pd.Series(np.nan, index=summary.index))
+    covered = summary.get(f"{metric}_runs", runs)
+    return [show(*values) + fewer_runs(k, n) for *values, k, n in zip(*stats, covered, runs)]

@@ -48,6 +48,16 @@ def task_checkpoints(value) -> int | tuple[int, ...]:
     return int(value)
 
 
+def solver_time_limit(value) -> float | None:
+    """``run.solver_time_limit`` as seconds (a number, or the text of one from the
+    environment variable its default reads; null: the solvers' default).
+
+    >>> solver_time_limit(30), solver_time_limit("2.5"), solver_time_limit(None)
+    (30.0, 2.5, None)
+    """
+    return None if value is None else float(value)
+
+
 def selection_stage(cfg: DictConfig, overrides: Sequence[str] = ()):
     """An experiment's parameter-selection stage (its ``select:`` block, run as LIBOL's
     ``CV_algorithm.m``: :mod:`olbench.selection`): per-stream grids with the chosen values,
@@ -66,7 +76,8 @@ def build_tasks(cfg: DictConfig, overrides: Sequence[str] = (), select: bool = T
     configured values, nothing run)."""
     common = dict(checkpoints=task_checkpoints(cfg.run.checkpoints), loss=cfg.loss,
                   cache_dir=cfg.run.cache_dir, spacing=cfg.run.get("checkpoint_spacing", "log"),
-                  comparators=cfg.run.get("comparators", True), bounds=cfg.run.get("bounds", True))
+                  comparators=cfg.run.get("comparators", True), bounds=cfg.run.get("bounds", True),
+                  solver_time_limit=solver_time_limit(cfg.run.get("solver_time_limit")))
     if _runs_single_cell(cfg, overrides):
         return "single", single_cell(cfg.stream, cfg.learner, cfg.get("comparator"),
                                      seeds=list(cfg.run.seeds), **common)

@@ -2,7 +2,9 @@
 
 Each finished task is written within a second, with those finishing in that second (see
 :mod:`olbench.results`); re-running skips finished tasks, and a task that fails becomes a row
-with ``status = "error: ..."`` (retried next time). A task that kills its worker process (a
+with ``status = "error: ..."`` (retried next time, as is a run whose comparator fit ran out
+of time). The comparators are fitted before the runs, each distinct problem once
+(:mod:`olbench.prefit`). A task that kills its worker process (a
 crash in native code) becomes such a row too: the runs the dead pool held are re-run one per
 process, and the grid goes on (:func:`_compute`).
 """
@@ -26,6 +28,7 @@ from hydra.utils import get_class, instantiate
 
 from olbench import schema as col
 from olbench.interrupt import exit_with_parent
+from olbench.prefit import comparator_fits, fit_before_runs
 from olbench.results import RunBatch, RunLocks, RunStore, versions
 from olbench.tasks import Task, registry_key
 
@@ -100,69 +103,47 @@ def load_stream(spec: dict, cache_dir: str | None, whole: bool):
     return stream, (X, y, stream.meta)
 
 
-def _loss_task(loss: str | None) -> str | None:
-    from olbench.losses import get_loss
-
-    return None if loss is None else get_loss(loss).task
-
-
-def _declared_task(spec: dict) -> str | None:
-    declared = getattr(get_class(spec["_target_"]), "task", None)
-    return declared if isinstance(declared, str) else None
-
-
-def _comparator_task(spec: dict) -> str | None:
-    """The task a comparator measures: declared by its class (OCO comparators), else that of
-    its loss (None: any)."""
-    return _declared_task(spec) or _loss_task(spec.get("loss"))
-
-
-def _other_task(spec: dict, task: str) -> str:
-    """Why a comparator of another task is not fitted (a hinge comparator for a regressor)."""
-    if _declared_task(spec):
-        return f"a comparator of {_declared_task(spec)} runs cannot measure a {task} learner"
-    return f"a {_loss_task(spec['loss'])} loss ({spec['loss']}) cannot measure a {task} learner"
-
-
 def run_task(task: Task) -> pd.DataFrame:
     """Run one task and return its rows; an exception becomes one row with status=error."""
-    import olbench
-    from olbench.checkpoints import run_checkpoints
-    from olbench.metrics import metrics_table
+    from olbench.comparators._duality import time_limit
 
     start = time.perf_counter()
     ident = _identity(task)
     try:
-        stream, whole = load_stream(task.stream, task.cache_dir, bool(task.comparators))
-        learner = instantiate(task.learner, _convert_="all")
-        ident.update({col.STREAM: stream.name, col.LEARNER: learner.name})
-        meta = stream.meta if whole is None else whole[2]
-        ks = run_checkpoints(meta, task.checkpoints, task.spacing)
-        data = (stream,) if whole is None else whole[:2]
-        trace = olbench.run(learner, *data, loss=task.loss, checkpoints=ks)
-        fits = {}
-        if task.comparators:
-            X, y, _ = whole
-            for spec in task.comparators:
-                comparator = instantiate(spec, _convert_="all")
-                fits[comparator.name] = (
-                    comparator.fit(X, y, meta, checkpoints=ks, cache=task.cache_dir)
-                    if _comparator_task(spec) in (None, learner.task) else
-                    comparator._skip(_other_task(spec, learner.task), spec.get("loss")))
-        rows = metrics_table(trace, learner=learner, meta=meta, fits=fits, checkpoints=ks,
-                             bounds=task.bounds)
-        rows[col.TIME_S] = trace.time_at(rows[col.T].to_numpy())
-        rows[col.STATUS] = col.OK
-        ident.update({col.STREAM_N: meta.n, col.STREAM_D: meta.d, col.STREAM_RADIUS: meta.radius,
-                      col.STREAM_MARGIN: meta.margin, col.STREAM_FINGERPRINT: meta.fingerprint})
-        # small enough to keep (decision-boundary figures), or the weights over the features
-        # of a 1-D input (meta.extra["x"]: the fitted-function figure)
-        if meta.d <= MAX_D_FOR_WEIGHTS or "x" in meta.extra:
-            ident[col.FINAL_W] = json.dumps(trace.state["w"].tolist())
+        with time_limit(task.solver_time_limit):
+            rows = _measured(task, ident)
     except Exception as error:  # recorded as a row; the grid goes on
         message = f"error: {type(error).__name__}: {error}"
         rows = _error_frame(message, "".join(traceback.format_exception(error)))
     return _identified(rows, ident, start)
+
+
+def _measured(task: Task, ident: dict[str, Any]) -> pd.DataFrame:
+    """The rows of one run (:func:`run_task` without its error handling); fills ``ident``
+    with what the run learns about its stream and learner."""
+    import olbench
+    from olbench.checkpoints import run_checkpoints
+    from olbench.metrics import metrics_table
+
+    stream, whole = load_stream(task.stream, task.cache_dir, bool(task.comparators))
+    learner = instantiate(task.learner, _convert_="all")
+    ident.update({col.STREAM: stream.name, col.LEARNER: learner.name})
+    meta = stream.meta if whole is None else whole[2]
+    ks = run_checkpoints(meta, task.checkpoints, task.spacing)
+    data = (stream,) if whole is None else whole[:2]
+    trace = olbench.run(learner, *data, loss=task.loss, checkpoints=ks)
+    fits = comparator_fits(task, learner.task, *whole, ks) if task.comparators else {}
+    rows = metrics_table(trace, learner=learner, meta=meta, fits=fits, checkpoints=ks,
+                         bounds=task.bounds)
+    rows[col.TIME_S] = trace.time_at(rows[col.T].to_numpy())
+    rows[col.STATUS] = col.OK
+    ident.update({col.STREAM_N: meta.n, col.STREAM_D: meta.d, col.STREAM_RADIUS: meta.radius,
+                  col.STREAM_MARGIN: meta.margin, col.STREAM_FINGERPRINT: meta.fingerprint})
+    # small enough to keep (decision-boundary figures), or the weights over the features
+    # of a 1-D input (meta.extra["x"]: the fitted-function figure)
+    if meta.d <= MAX_D_FOR_WEIGHTS or "x" in meta.extra:
+        ident[col.FINAL_W] = json.dumps(trace.state["w"].tolist())
+    return rows
 
 
 def _identity(task: Task) -> dict[str, Any]:
@@ -267,10 +248,13 @@ def run_grid(tasks: list[Task], folder: str | Path, *, n_jobs: int = -1,
              progress: bool = True, batch_size: int | str = "auto") -> pd.DataFrame:
     """Run the tasks not yet finished in ``folder`` and return the merged table of all.
 
-    Results are saved as tasks finish (those finishing within a second together,
+    First the comparators the runs need are fitted, each distinct problem once, into the
+    cache (:func:`olbench.prefit.fit_before_runs`); the runs read them from there. Results
+    are saved as tasks finish (those finishing within a second together,
     :class:`olbench.results.RunBatch`), so an interrupted grid resumes where it stopped;
     ``force=True`` recomputes everything; failed tasks are always recomputed, and so are
-    runs whose stored file fails its checksum (named on stderr; a damaged file of several
+    runs whose comparator fit ran out of time (``time-out``, transient) and runs whose
+    stored file fails its checksum (named on stderr; a damaged file of several
     runs is then renamed ``*.corrupt``). Each run is locked
     while it is computed (:class:`olbench.results.RunLocks`): a second ``olbench`` on the
     same folder takes the runs nobody holds, then waits for the others (and says so).
@@ -291,6 +275,7 @@ def run_grid(tasks: list[Task], folder: str | Path, *, n_jobs: int = -1,
             f" ({reused} done before)" if reused else "")
         try:
             with _backend(backend, n_jobs, scheduler):
+                todo = fit_before_runs(todo, progress)   # each distinct fit once, first
                 _compute(_claimed(todo, store, locks, force, busy), store, locks, len(todo),
                          batch_size, progress, desc)
                 pending = [t for t in busy if force or not store.is_finished(t.run_id)]

@@ -28,7 +28,7 @@ import numpy as np
 import pandas as pd
 
 from olbench import schema as col
-from olbench.cells import NONE, mean_pm, median_quartiles, summary_cells
+from olbench.cells import NONE, fewer_runs, mean_pm, median_quartiles, summary_cells
 from olbench.failures import distinct_failures
 from olbench.published import NOT_AVAILABLE
 from olbench.report_bounds import VACUOUS, bound_checks, bounds_section, vacuous_cells
@@ -94,7 +94,9 @@ def summary_table(table: pd.DataFrame) -> pd.DataFrame:
     each metric of :data:`METRICS` (NaN when the table lacks it) but time, which has
     ``time_s_median`` / ``time_s_q1`` / ``time_s_q3`` (:func:`olbench.schema.summary_stats`),
     ``bounds_hold`` (y/n/vacuous/—), ``comparator_skip_reason`` (why the comparator gave no
-    regret; empty when it did). :data:`olbench.schema.SUMMARY_COLUMNS` documents each.
+    regret; empty when it did), and ``<metric>_runs``, the number of ok runs the statistic
+    covers (fewer than ``runs`` where runs failed or a comparator gave no fit).
+    :data:`olbench.schema.SUMMARY_COLUMNS` documents each.
     """
     lab = _labelled(table)
     runs = lab.drop_duplicates([col.RUN_ID, col.COMPARATOR])  # each comparator has its rows
@@ -106,9 +108,11 @@ def summary_table(table: pd.DataFrame) -> pd.DataFrame:
     fin = _labelled(final_rows(table)).reindex(columns=KEYS + list(METRICS))
     by = fin.groupby(KEYS)
     quantiles = {"median": 0.5, "q1": 0.25, "q3": 0.75}
-    stats = pd.DataFrame({f"{m}_{s}": by[m].agg(s) if s in ("mean", "std") else
+    stats = pd.DataFrame({f"{m}_{s}": by[m].agg(s) if s in ("mean", "std", "count") else
                           by[m].quantile(quantiles[s])
-                          for m in METRICS for s in col.summary_stats(m)})
+                          for m in METRICS for s in (*col.summary_stats(m), "count")})
+    stats.columns = [c[:-len("count")] + "runs" if c.endswith("_count") else c
+                     for c in stats.columns]
     ok = lab[lab[col.STATUS].eq(col.OK)].reindex(columns=KEYS + [col.BOUND_HOLDS])
     holds = ok.groupby(KEYS)[col.BOUND_HOLDS].agg(holds_mark).rename("bounds_hold")
     reasons = lab[lab[col.STATUS].eq(col.OK)].reindex(columns=KEYS + [col.COMPARATOR_SKIP])
@@ -174,10 +178,13 @@ def reading_notes(table: pd.DataFrame) -> list[str]:
     runs = ok_rows(table).assign(stream_label=label(ok_rows(table), col.STREAM))
     per_stream = runs.groupby("stream_label")[col.RUN_ID].nunique()
     for row in comparator_skips(table).itertuples(index=False):
+        retry = (" Running the same command again retries the fit and recomputes those runs "
+                 "(run.solver_time_limit gives it more time)."
+                 if str(row.reason).startswith(col.TIMED_OUT) else "")
         notes.append(f"Comparator {display_names([row.comparator])[row.comparator]} on "
                      f"{display_names([row.stream_label])[row.stream_label]} gave no regret "
                      f"({row.runs} of {per_stream.get(row.stream_label, row.runs)} runs): "
-                     f"{str(row.reason).rstrip('.')}.")
+                     f"{str(row.reason).rstrip('.')}.{retry}")
     return notes
 
 
@@ -275,7 +282,9 @@ def latex_table(summary: pd.DataFrame) -> str:
              "\\hline"]
     for (_, r), stream, learner in zip(rows.iterrows(), streams, short_names(rows[col.LEARNER])):
         cells = ([_latex_escape(str(stream))] if several else []) + [_latex_escape(learner)]
-        cells += [_latex_cell(r, m, fmt) for m, _, fmt in LATEX_COLUMNS]
+        cells += [_latex_cell(r, m, fmt)
+                  + fewer_runs(r.get(f"{m}_runs", np.nan), r.get("runs", np.nan), latex=True)
+                  for m, _, fmt in LATEX_COLUMNS]
         lines.append(" & ".join(cells) + " \\\\")
     return "\n".join(lines + ["\\hline", "\\end{tabular}"])
 
@@ -534,8 +543,10 @@ def write_report(table: pd.DataFrame, out_dir, *, experiment: str, question: str
     parts += ["## Summary at the final checkpoint", "",
               "Mean ± sample std (ddof = 1) over the ok runs (seeds) at each run's final round; "
               "time: the median [first quartile, third quartile] over them (one slow seed "
-              "does not move it); *bounds hold*: y if every bound check at every checkpoint "
-              "held, n if any was violated, vacuous if all held but no bound could bind at a "
+              "does not move it); *(k of n runs)*: this statistic covers only k of the row's "
+              "n runs (the others failed, or their comparator gave no fit: see the notes); "
+              "*bounds hold*: y if every bound check at every checkpoint held, n if any was "
+              "violated, vacuous if all held but no bound could bind at a "
               "run's final round (each was at least the most its quantity can be), — if no "
               "bound applies.", "",
               markdown_table(display_summary(summary), code=names), ""]

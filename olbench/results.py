@@ -38,7 +38,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from olbench.schema import LEADING_COLUMNS, OK, RUN_ID, STATUS
+from olbench.schema import COMPARATOR_SKIP, LEADING_COLUMNS, OK, RUN_ID, STATUS, TIMED_OUT
 
 RESULTS_FILE = "results.parquet"
 SUMMARY_FILE = "summary.csv"
@@ -116,11 +116,18 @@ def verify(path: Path) -> str | None:
     return None
 
 
-def read_verified(path: Path, columns: list[str] | None = None) -> pd.DataFrame:
-    """A parquet file whose checksum matches; ``CorruptResultError`` naming it otherwise."""
+def read_verified(path: Path, columns: list[str] | None = None,
+                  optional: tuple[str, ...] = ()) -> pd.DataFrame:
+    """A parquet file whose checksum matches; ``CorruptResultError`` naming it otherwise.
+    ``columns``: those to read; ``optional``: more, read where the file has them."""
     problem = verify(path)
     if problem is None:
         try:
+            if optional:
+                import pyarrow.parquet as pq
+
+                names = set(pq.read_schema(path).names)
+                columns = [*columns, *(c for c in optional if c in names)]
             return pd.read_parquet(path, columns=columns)
         except Exception as error:  # any reader error means "cannot trust it"
             problem = f"unreadable ({type(error).__name__}: {error})"
@@ -141,8 +148,19 @@ def _guarded(method):
 
 
 def _every_row_ok(rows: pd.DataFrame) -> dict[str, bool]:
-    """``{run_id: whether every row of the run is ok}`` for the runs in ``rows``."""
-    return rows[STATUS].eq(OK).groupby(rows[RUN_ID], sort=False).all().to_dict()
+    """``{run_id: whether the run is finished}`` for the runs in ``rows``: every row ok and
+    no comparator skipped for a transient reason (a solver time-out, :data:`TIMED_OUT`),
+    which a re-run retries.
+
+    >>> _every_row_ok(pd.DataFrame({"run_id": ["a", "a", "b"], "status": "ok",
+    ...     "comparator_skip_reason": [None, "time-out: 120 s", "not separable"]}))
+    {'a': False, 'b': True}
+    """
+    good = rows[STATUS].eq(OK)
+    if COMPARATOR_SKIP in rows:
+        reasons = rows[COMPARATOR_SKIP].astype("string")
+        good &= ~reasons.str.startswith(TIMED_OUT).fillna(False).astype(bool)
+    return good.groupby(rows[RUN_ID], sort=False).all().to_dict()
 
 
 class RunStore:
@@ -213,9 +231,10 @@ class RunStore:
         self._ok.pop(path, None)
         self._written.pop(path, None)
 
-    def _read(self, path: Path, columns: list[str] | None = None) -> pd.DataFrame | None:
+    def _read(self, path: Path, columns: list[str] | None = None,
+              optional: tuple[str, ...] = ()) -> pd.DataFrame | None:
         try:
-            return read_verified(path, columns)
+            return read_verified(path, columns, optional)
         except CorruptResultError as error:
             self.rejected[path] = str(error).split(": ", 1)[1]
             return None
@@ -241,7 +260,7 @@ class RunStore:
         for path, stat in on_disk.items():
             if self._stat.get(path) != stat:  # new, or rewritten by another process
                 self._written.pop(path, None)
-                rows = self._read(path, columns=[RUN_ID, STATUS])
+                rows = self._read(path, columns=[RUN_ID, STATUS], optional=(COMPARATOR_SKIP,))
                 self._stat[path] = stat
                 self._ok[path] = {} if rows is None else _every_row_ok(rows)
         self._stat = {path: self._stat[path] for path in on_disk}  # oldest first
@@ -259,7 +278,8 @@ class RunStore:
 
     @_guarded
     def is_finished(self, run_id: str) -> bool:
-        """A verified stored result whose every row is ok (errors are never reused)."""
+        """A verified stored result whose every row is ok (errors are never reused) and
+        whose comparators did not time out (retried: :func:`_every_row_ok`)."""
         self._refresh_if_new_files()
         path = self._where.get(run_id)
         return path is not None and self._ok[path][run_id]

@@ -67,6 +67,10 @@ BOUND_VACUOUS = "bound_vacuous"
 
 #: the status of a run that finished; failures are ``"error: <type>: <message>"``
 OK = "ok"
+#: how a comparator's skip reason (and the reason of a bound that needed it) begins when the
+#: solver time limit (``run.solver_time_limit``) ran out: a transient failure, so the run is
+#: not reused as finished: the next run of the grid fits again and recomputes it
+TIMED_OUT = "time-out"
 
 #: the bound columns, in table order (one row per bound and checkpoint)
 BOUND_COLUMNS = [T, BOUND_NAME, QUANTITY, BOUND, OBSERVED, RATIO, BOUND_HOLDS, SKIP_REASON,
@@ -97,7 +101,8 @@ COLUMNS = {
     MISTAKE_REGRET: "mistakes - comparator_mistakes: regret in the 0-1 sense, unchanged by a "
                     "rescaling of the learner's w (unlike cum_loss and regret)",
     COMPARATOR_SKIP: "why this row's comparator has no regret (not fitted, another loss, ...);"
-                     " empty when it has one",
+                     " empty when it has one; 'time-out: ...' when the solver ran out of time "
+                     "(the run is recomputed on re-run)",
     BOUND_NAME: "a theorem checked at t (olbench.bounds), or empty",
     QUANTITY: "what the theorem bounds: mistakes, sum_sq_hinge, regret",
     BOUND: "the bound's value at t",
@@ -184,6 +189,9 @@ SUMMARY_COLUMNS = {
     "<metric>_median": "median over the ok runs (MEDIAN_METRICS: time_s)",
     "<metric>_q1": "first quartile over the ok runs (linear interpolation; MEDIAN_METRICS)",
     "<metric>_q3": "third quartile over the ok runs (MEDIAN_METRICS)",
+    "<metric>_runs": "the ok runs with a value of the metric, which its statistics cover: "
+                     "fewer than runs where runs failed or a comparator gave no fit (a "
+                     "time-out); shown as '(k of n runs)'",
     "bounds_hold": "y: every bound check held; n: some check was violated (a bug); vacuous: "
                    "every check held but no bound could bind at a run's final round (each was "
                    ">= trivial_bound); —: no bound was checked",

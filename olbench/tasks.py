@@ -79,6 +79,13 @@ class Task:
     spacing: str = "log"
     #: False: no bound is checked (``run.bounds=false``)
     bounds: bool = True
+    #: seconds per comparator solve (``run.solver_time_limit``; None: the solvers' default).
+    #: Not part of the run id: a certified fit does not depend on it
+    solver_time_limit: float | None = field(default=None, compare=False)
+    #: ``(comparator spec as JSON, skip reason)`` of the comparators whose fit was tried
+    #: before the runs and gave no fit (:mod:`olbench.prefit`): the run takes the reason
+    #: instead of solving again
+    known_skips: tuple = field(default=(), compare=False)
 
     @property
     def run_id(self) -> str:
@@ -206,20 +213,21 @@ def with_run_loss(comparator: dict, loss: str | None) -> dict:
 
 def _task(experiment: str, seed: int, stream: dict, learner: dict, comparators, *,
           checkpoints, loss: str | None, cache_dir: str | None, spacing: str,
-          bounds: bool) -> Task:
+          bounds: bool, solver_time_limit: float | None = None) -> Task:
     loss = run_loss(loss, learner)
     return Task(experiment, int(seed), _with_seed(stream, seed),
                 _with_learner_seed(learner, seed),
                 tuple(with_run_loss(c, loss) for c in comparators), checkpoints, loss,
-                cache_dir, spacing, bounds)
+                cache_dir, spacing, bounds, solver_time_limit)
 
 
 def expand(grid: Any, *, seeds: Iterable[int], experiment: str = "single",
            checkpoints: int | tuple[int, ...] = 25, loss: str | None = None,
            cache_dir: str | None = None, spacing: str = "log", comparators: bool = True,
-           bounds: bool = True) -> list[Task]:
+           bounds: bool = True, solver_time_limit: float | None = None) -> list[Task]:
     """The tasks of a grid: streams x learners x seeds, each with all comparators
-    (none with ``comparators=False``; no bound checks with ``bounds=False``)."""
+    (none with ``comparators=False``; no bound checks with ``bounds=False``; each solve
+    limited to ``solver_time_limit`` seconds)."""
     grid = _plain(grid)
     unknown = set(grid) - {"seeds", "blocks", *GROUPS}
     if unknown:
@@ -228,14 +236,16 @@ def expand(grid: Any, *, seeds: Iterable[int], experiment: str = "single",
     if grid.get("blocks") is not None:
         return _expand_blocks(grid, seeds=seeds, experiment=experiment,
                               checkpoints=checkpoints, loss=loss, cache_dir=cache_dir,
-                              spacing=spacing, comparators=comparators, bounds=bounds)
+                              spacing=spacing, comparators=comparators, bounds=bounds,
+                              solver_time_limit=solver_time_limit)
     streams = component_specs("stream", grid.get("streams"))
     learners = component_specs("learner", grid.get("learners"))
     comps = component_specs("comparator", grid.get("comparators")) if comparators else []
     if not streams or not learners:
         raise GridError("an experiment grid needs at least one stream and one learner")
     return [_task(experiment, seed, stream, learner, comps, checkpoints=checkpoints, loss=loss,
-                  cache_dir=cache_dir, spacing=spacing, bounds=bounds)
+                  cache_dir=cache_dir, spacing=spacing, bounds=bounds,
+                  solver_time_limit=solver_time_limit)
             for seed in seeds for stream in streams for learner in learners]
 
 
@@ -260,11 +270,13 @@ def _expand_blocks(grid: dict, **common) -> list[Task]:
 def single_cell(stream: Any, learner: Any, comparator: Any, *, seeds: Iterable[int],
                 experiment: str = "single", checkpoints: int | tuple[int, ...] = 25,
                 loss: str | None = None, cache_dir: str | None = None, spacing: str = "log",
-                comparators: bool = True, bounds: bool = True) -> list[Task]:
+                comparators: bool = True, bounds: bool = True,
+                solver_time_limit: float | None = None) -> list[Task]:
     """The tasks of one composed stream x learner x comparator (``olbench learner=pa ...``)."""
     comps = [_plain(comparator)] if comparator is not None and comparators else []
     return [_task(experiment, s, _plain(stream), _plain(learner), comps, checkpoints=checkpoints,
-                  loss=loss, cache_dir=cache_dir, spacing=spacing, bounds=bounds) for s in seeds]
+                  loss=loss, cache_dir=cache_dir, spacing=spacing, bounds=bounds,
+                  solver_time_limit=solver_time_limit) for s in seeds]
 
 
 def validate(tasks: list[Task]) -> None:

@@ -135,13 +135,23 @@ def _loss(v: Any) -> str | None:
     return None
 
 
+def _seconds(v: Any) -> str | None:
+    if v is None:
+        return None
+    try:
+        ok = not isinstance(v, bool) and float(v) >= 0
+    except (TypeError, ValueError):
+        ok = False
+    return None if ok else "must be a number of seconds >= 0"
+
+
 #: run.<option> -> its check (options a config may lack are skipped)
 RUN_CHECKS: dict[str, Callable[[Any], str | None]] = {
     "n_jobs": _n_jobs, "backend": _backend, "batch_size": _batch_size,
     "seeds": seeds_problem, "checkpoints": _checkpoints, "checkpoint_spacing": _spacing,
     "output_dir": writable_folder_problem, "cache_dir": _cache_dir,
     "force": _flag, "progress": _flag, "figures": _figures, "comparators": _flag, "bounds": _flag,
-    "scheduler": _optional_text, "name": _optional_text}
+    "scheduler": _optional_text, "name": _optional_text, "solver_time_limit": _seconds}
 
 
 def _unknown_keys(cfg: DictConfig) -> list[str]:

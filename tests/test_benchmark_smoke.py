@@ -76,3 +76,15 @@ def test_comparators_growth_smoke(monkeypatch, capsys):
         assert "skip" not in r["solver"], r
         assert r["cached"] >= 0 and r["prefix_best"] > 0
     assert "| squared | 200 | 4 |" in capsys.readouterr().out
+
+
+def test_comparators_lp_smoke(monkeypatch, capsys):
+    """benchmarks/comparators.py --lp: the dual and the epigraph LP certify one optimum."""
+    monkeypatch.syspath_prepend(str(BENCHMARKS))
+    bench = importlib.import_module("comparators")
+    rows = bench.lp([("noisy", *bench.data("hinge+ridge", 300, 5))])
+    assert [r["lp"] for r in rows] == ["dual LP", "epigraph LP"]
+    assert all(r["gap"] <= 1e-9 for r in rows), rows
+    assert rows[0]["objective"] == pytest.approx(rows[1]["objective"], rel=1e-9)
+    assert "| noisy | 300 | 5 | dual LP |" in capsys.readouterr().out
+

@@ -127,6 +127,63 @@ def test_sweep_against_independent_solve(k, loss, n, d, lam, radius, noise):
     assert fit.objective == pytest.approx(ref, rel=1e-8, abs=1e-8)
 
 
+@pytest.mark.parametrize("loss", ["hinge", "absolute", "epsilon_insensitive"])
+@pytest.mark.parametrize("sparse", [False, True])
+def test_the_dual_lp_without_ridge_against_the_epigraph_lp_and_slsqp(loss, sparse):
+    """No ridge, no ball: a linear program, solved by its dual (d rows); the same certified
+    optimum as the epigraph LP (n rows, the former path) and an independent SLSQP solve."""
+    import math
+
+    import scipy.sparse as sp
+
+    from olbench.comparators import _lp
+
+    X, y = issue_data(80, 4, seed=7, noise=1.5)        # not separable: hinge loss > 0
+    if loss != "hinge":
+        y = X @ np.linspace(1, -1, 4) + 0.5 * np.random.default_rng(7).normal(size=80)
+    data = sp.csr_matrix(X) if sparse else X
+    fit = BestFixed(loss=loss).fit(data, y, cache=None)
+    assert fit.info["solver"] == "highs-dual-lp" and fit.info["dual_residual"] < 1e-9
+    assert_certified(fit, 1e-9)
+    limits = _solvers.Limits()
+    old = _lp.epigraph_lp(data, y, loss, 0.1, math.inf, limits)
+    ref = slsqp_reference(X, y, loss, 0.0)
+    assert fit.objective == pytest.approx(old.objective, rel=1e-9)
+    assert fit.objective == pytest.approx(ref, rel=1e-7, abs=1e-7)
+    assert fit.lower_bound <= ref + 1e-9 * max(1.0, abs(ref))
+    assert P(X, y, fit.u, loss) == pytest.approx(fit.objective, rel=1e-12)
+
+
+def test_a_separable_hinge_fit_is_the_least_norm_minimiser():
+    """Separable with a margin: every u with all margins >= 1 has hinge loss 0; the fit is
+    the one of least norm (the hard-margin SVM, MaxMargin's u), not the LP's vertex."""
+    import math
+
+    from olbench.comparators import _lp
+
+    X, y = make_stream("separable", n=400, d=5, gamma=0.2, R=1.0, seed=0).materialize()
+    fit = BestFixed(loss="hinge").fit(X, y, cache=None)
+    assert fit.info["solver"] == "highs-dual-lp+least-norm" and fit.cum_loss <= 1e-12
+    assert_certified(fit, 1e-12)
+    np.testing.assert_allclose(fit.u, MaxMargin().fit(X, y, cache=None).u, rtol=1e-9)
+    vertex = _lp.dual_lp(X, y, "hinge", 0.1, math.inf, _solvers.Limits())
+    assert np.linalg.norm(fit.u) < np.linalg.norm(vertex.u)
+    assert np.linalg.norm(fit.u) <= 1 / 0.2 * (1 + 1e-9)   # the stream's own u has margin 0.2
+
+
+def test_the_lp_under_no_time_is_a_time_out(tmp_path):
+    """A 0 s limit: TimedOut (a NotCertified) from the LP, a skip saying time-out."""
+    from olbench.comparators._duality import TimedOut, time_limit
+
+    X, y = issue_data(50, 3)
+    with pytest.raises(TimedOut, match=r"time limit of 0 s \(run.solver_time_limit\) ran out"):
+        _solvers.solve(X, y, "hinge", limits=_solvers.Limits(time=0.0))
+    with time_limit(0):
+        fit = BestFixed(loss="hinge").fit(X, y, cache=tmp_path)
+    assert fit.skip_reason.startswith("time-out: the solver time limit of 0 s")
+    assert BestFixed(loss="hinge").fit(X, y, cache=tmp_path).ok    # not cached: retried
+
+
 def test_max_margin_sweep_against_direct_nnls():
     rng = np.random.default_rng(7)
     for k in range(6):
@@ -196,7 +253,7 @@ def test_no_time_left_is_a_skip_with_reason_and_not_cached(tmp_path, monkeypatch
     X, y = issue_data(300, 10)
     monkeypatch.setenv("OLBENCH_SOLVER_TIME_LIMIT", "0")
     fit = BestFixed(loss="hinge", ridge=0.01).fit(X, y, cache=tmp_path)
-    assert not fit.ok and "not certified" in fit.skip_reason
+    assert not fit.ok and fit.skip_reason.startswith("time-out: the solver time limit of 0 s")
     assert "dcd" in fit.skip_reason or "clarabel" in fit.skip_reason
     monkeypatch.delenv("OLBENCH_SOLVER_TIME_LIMIT")
     again = BestFixed(loss="hinge", ridge=0.01).fit(X, y, cache=tmp_path)

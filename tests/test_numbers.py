@@ -217,6 +217,41 @@ def test_order_invariant_fits_are_shared_by_permutations(tmp_path):
     assert len(list(cache.rglob("output.pkl"))) == 3
 
 
+def test_a_fit_is_the_same_for_every_row_order_where_the_minimiser_is_not(tmp_path):
+    """Binary features, noisy labels: the hinge loss's minimisers form a face, and the LP's
+    vertex depended on the row order (u spread 1.0 over six permutations here; on a9a three
+    permutations gave comparator mistakes 4880, 4882, 4883). Fitted on the rows in canonical
+    order, every permutation gets one u, cached or not, with its margins in its own order."""
+    from olbench.comparators import _solvers
+
+    rng = np.random.default_rng(0)
+    X = (rng.random((200, 6)) < 0.3).astype(float)
+    y = np.where(X @ rng.standard_normal(6) + 0.7 * rng.standard_normal(200) > 0.2, 1.0, -1.0)
+    orders = [np.random.default_rng(s).permutation(200) for s in range(6)]
+    vertices = [_solvers.solve(X[o], y[o], "hinge").u for o in orders]   # the LP alone
+    assert np.ptp(np.array(vertices), axis=0).max() > 0.1      # the face is not a point
+    best = make_comparator("best_fixed", loss="hinge")
+    fits = [best.fit(X[o], y[o], cache=None) for o in orders]
+    fits.append(best.fit(X[orders[1]], y[orders[1]], cache=tmp_path / "fits"))
+    for o, fit in zip(orders + [orders[1]], fits):
+        np.testing.assert_array_equal(fit.u, fits[0].u)
+        np.testing.assert_allclose(fit.margins, X[o] @ fit.u, rtol=0, atol=1e-15)
+        assert fit.cum_loss == pytest.approx(fits[0].cum_loss, rel=1e-12)
+
+
+def test_a_cached_kernel_fit_has_its_margins_in_the_run_order(tmp_path):
+    """A kernel max-margin fit has no u to recompute margins from: one read from the cache
+    for a second permutation must still give each round its own margin."""
+    X, y = make_stream("separable", n=60, d=2, gamma=0.2, seed=1).materialize()
+    order = np.random.default_rng(3).permutation(60)
+    kernel = make_comparator("kernel_max_margin", h=1.0)
+    kernel.fit(X, y, cache=tmp_path)
+    cached = kernel.fit(X[order], y[order], cache=tmp_path)
+    fresh = kernel.fit(X[order], y[order], cache=None)
+    np.testing.assert_allclose(cached.margins, fresh.margins, rtol=1e-9, atol=1e-9)
+    assert (y[order] * cached.margins >= 1 - 1e-9).all()
+
+
 def test_switches_skip_comparators_and_bounds_and_are_validated(tmp_path):
     res, _ = _run(tmp_path, learner="perceptron", stream="separable", comparators=False,
                   overrides=["stream.n=100", "run.bounds=false"])

@@ -189,8 +189,23 @@ class RunRecord:
         the data-dependent bounds: any u gives a valid bound, the smallest is reported)."""
         fits = [f for f in self.fits.values() if getattr(f, "ok", False) and f.u is not None]
         if not fits:
-            raise Skip("no comparator with a u")
+            raise Skip(self.why_no_fit() or "no comparator with a u")
         return fits
+
+    def why_no_fit(self) -> str | None:
+        """The skip reasons of the comparators that were asked for and gave no fit (a
+        time-out says so), each with its comparator; None if none was skipped.
+
+        >>> from olbench.comparators import ComparatorFit
+        >>> fit = ComparatorFit("BestFixed[loss='hinge']", "hinge", skip_reason="time-out: 1 s")
+        >>> rec = RunRecord(params={}, margins=np.zeros(1), y=np.ones(1),
+        ...                 checkpoints=np.array([1]), fits={"b": fit})
+        >>> rec.why_no_fit()
+        "time-out: 1 s (comparator BestFixed[loss='hinge'])"
+        """
+        reasons = [f"{f.skip_reason} (comparator {f.comparator})" for f in self.fits.values()
+                   if getattr(f, "skip_reason", None)]
+        return "; ".join(reasons) or None
 
     def separable_fit(self):
         """The max-margin fit (it supplies gamma and the separable-case u). Without one that

@@ -10,7 +10,9 @@ one verb::
   stream's :class:`~olbench.streams.base.StreamMeta` (gives the generating ``u`` and the
   ``fingerprint`` used as cache key).
 * a fit that no solver certifies within its limits (time, gap: see
-  :class:`~olbench.comparators._solvers.Limits`) is a skip with the reason, and is not cached.
+  :class:`~olbench.comparators._solvers.Limits`) is a skip with the reason, and is not cached;
+  the reason starts with ``time-out:`` when the time ran out (transient: a grid recomputes
+  those runs when run again), else ``not certified:``.
 * returns a :class:`ComparatorFit`: the fixed predictor ``u`` (or ``None`` and a
   ``skip_reason`` -- a comparator that does not apply is a result, not a crash), its output
   ``margins`` u.x_t on every round (so any loss of it can be evaluated later), its per-round
@@ -23,11 +25,14 @@ one verb::
 Fits are cached on disk with :class:`joblib.Memory` keyed by (comparator key, parameters,
 data key, checkpoints). The data key of an order-invariant comparator (``order_invariant``:
 all but the prefix ones) is :func:`content_key`, the same for every permutation of the rows,
-so the permutations of one dataset share one fit (its margins and losses are recomputed in
-each run's row order); otherwise it is ``meta.fingerprint`` when known, else a hash of
+so the permutations of one dataset share one fit: it is made on the rows sorted by their
+hashes (:func:`row_hashes`), so that its u is the same whatever the order the rows came in
+even where the minimiser is not unique, and its margins and losses are put back in each
+run's row order; otherwise it is ``meta.fingerprint`` when known, else a hash of
 (X, y). ``cache``: ``"default"`` (``$OLBENCH_CACHE`` or ``.olbench_cache/`` in the current
 directory), a directory, a ``joblib.Memory``, or ``None`` for no cache. Exceptions are never
-cached.
+cached. A problem missing from a cache is solved by one process at a time, the others
+waiting for its result, and every solve is journaled in the cache (:mod:`._cache`).
 
 >>> import numpy as np
 >>> from olbench.comparators import make_comparator
@@ -41,6 +46,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import time
 from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar
 
@@ -48,13 +54,16 @@ import joblib
 import numpy as np
 import scipy.sparse as sp
 
-from olbench.comparators._solvers import NotCertified
+from olbench.comparators import _cache
+from olbench.comparators._duality import Limits, NotCertified, TimedOut
 from olbench.component import Component, OneOf, Registry
 from olbench.features import as_features
 from olbench.losses import DEFAULT_LOSS, get_loss
+from olbench.schema import TIMED_OUT
 
-#: bump when solver results change, to invalidate old cache entries
-CACHE_VERSION = 2
+#: bump when solver results change, to invalidate old cache entries (3: order-invariant
+#: fits are made on the rows in canonical order, the dual LP and least-norm hinge fits)
+CACHE_VERSION = 3
 
 #: None: the run's loss (olbench.tasks.with_run_loss); fitted alone, the task's default
 LOSS_CHOICES = OneOf(None, "hinge", "squared_hinge", "logistic", "squared", "absolute",
@@ -167,6 +176,15 @@ def content_key(X, y) -> str:
     >>> content_key(X, y) == content_key(X, -y), content_key(X, y) == content_key(X[:, ::-1], y)
     (False, False)
     """
+    return _content_key(row_hashes(X, y), X.shape)
+
+
+def _content_key(rows: np.ndarray, shape) -> str:
+    return "rows:" + hashlib.sha256(np.sort(rows).tobytes() + str(shape).encode()).hexdigest()
+
+
+def row_hashes(X, y) -> np.ndarray:
+    """The 64-bit hash of each row (x_t, y_t) of :func:`content_key`, in row order."""
     X = sp.csr_matrix(X) if not sp.issparse(X) else X.tocsr()
     X.sum_duplicates()
     cols = X.indices.astype(np.uint64)
@@ -175,19 +193,18 @@ def content_key(X, y) -> str:
                      ^ _mix(cols + _MIX[0]))
         sums = np.concatenate([[np.uint64(0)], np.cumsum(entry, dtype=np.uint64)])
         rows = sums[X.indptr[1:]] - sums[X.indptr[:-1]]
-        rows = _mix(rows ^ _mix(np.ascontiguousarray(y, np.float64).view(np.uint64)))
-    digest = hashlib.sha256(np.sort(rows).tobytes() + str(X.shape).encode()).hexdigest()
-    return "rows:" + digest
+        return _mix(rows ^ _mix(np.ascontiguousarray(y, np.float64).view(np.uint64)))
 
 
-def _in_row_order(fit: ComparatorFit, X, y) -> ComparatorFit:
-    """A cached order-invariant fit with its per-round margins and losses recomputed for the
-    rows as they come now (the cache may hold them in another permutation's order)."""
-    if fit.u is None:
+def _in_row_order(fit: ComparatorFit, order: np.ndarray) -> ComparatorFit:
+    """A fit made on the rows ``X[order]`` (the canonical order) with its per-round margins
+    and losses put back in the order of ``X``."""
+    if fit.margins is None:
         return fit
-    margins = np.asarray(X @ fit.u, dtype=float).ravel()
-    losses = get_loss(fit.loss, epsilon=fit.epsilon)(margins, y)
-    return replace(fit, margins=margins, losses=losses)
+    inverse = np.empty_like(order)
+    inverse[order] = np.arange(len(order))
+    return replace(fit, margins=fit.margins[inverse],
+                   losses=None if fit.losses is None else fit.losses[inverse])
 
 
 def _task_of(y: np.ndarray, meta) -> str:
@@ -205,6 +222,17 @@ def get_memory(cache) -> joblib.Memory | None:
     if cache == "default":
         cache = os.environ.get("OLBENCH_CACHE", ".olbench_cache")
     return joblib.Memory(str(cache), verbose=0)
+
+
+def skip_reason(error: NotCertified) -> str:
+    """A solver's failure as a comparator's skip reason: ``time-out: ...`` when its time ran
+    out (:class:`~._duality.TimedOut`: transient, so the runs are recomputed on re-run),
+    else ``not certified: ...``.
+
+    >>> skip_reason(TimedOut("HiGHS LP: Time limit reached"))
+    'time-out: HiGHS LP: Time limit reached'
+    """
+    return f"{TIMED_OUT if isinstance(error, TimedOut) else 'not certified'}: {error}"
 
 
 def _fit_uncached(key: str, params: dict, data: str, checkpoints, version: int, *, X, y, meta):
@@ -243,20 +271,52 @@ class Comparator(Component):
                 raise ValueError(f"checkpoints must lie in [1, {X.shape[0]}]")
         memory = get_memory(cache) if self.cacheable else None
         try:
-            if memory is None:
+            if self.order_invariant and self.cacheable:
+                # one fit per data content, whatever the row order: made on the rows in a
+                # canonical order (by row hash), so that where the minimiser is not unique
+                # (an LP's optimal face) every permutation gets the same u, cached or not
+                rows = row_hashes(X, y)
+                order = np.argsort(rows, kind="stable")
+                Xc, yc = X[order], y[order]
+                fit = _in_row_order(self._fit(Xc, yc, meta, checkpoints) if memory is None else
+                                    self._cached(memory, _content_key(rows, X.shape),
+                                                 checkpoints, Xc, yc, meta), order)
+            elif memory is None:
                 fit = self._fit(X, y, meta, checkpoints)
-            elif self.order_invariant:   # one fit per data content, whatever the row order
-                cached = memory.cache(_fit_uncached, ignore=["X", "y", "meta"])
-                fit = _in_row_order(cached(self.key, self.get_params(), content_key(X, y),
-                                           checkpoints, CACHE_VERSION, X=X, y=y, meta=meta), X, y)
             else:
-                cached = memory.cache(_fit_uncached, ignore=["X", "y", "meta"])
-                fit = cached(self.key, self.get_params(), data_key(X, y, meta), checkpoints,
-                             CACHE_VERSION, X=X, y=y, meta=meta)
+                fit = self._cached(memory, data_key(X, y, meta), checkpoints, X, y, meta)
         except NotCertified as e:          # out of limits: a skip, never cached
-            fit = self._skip(f"not certified: {e}", getattr(self, "loss", None))
+            fit = self._skip(skip_reason(e), getattr(self, "loss", None))
         fit.params = {"key": self.key, **self.get_params()}
         return fit
+
+    def _cached(self, memory: joblib.Memory, data: str, checkpoints, X, y, meta
+                ) -> ComparatorFit:
+        """The fit from the cache, else solved by this process alone (:mod:`._cache`: the
+        others asking for it meanwhile wait, then read it) and journaled."""
+        cached = memory.cache(_fit_uncached, ignore=["X", "y", "meta"])
+        key = (self.key, self.get_params(), data, checkpoints, CACHE_VERSION)
+        data_args = dict(X=X, y=y, meta=meta)
+        if cached.check_call_in_cache(*key, **data_args):
+            return cached(*key, **data_args)
+        asked, limit = time.time(), Limits.default().time
+        with _cache.solving_alone(memory, key) as problem:
+            if cached.check_call_in_cache(*key, **data_args):   # solved while we waited
+                return cached(*key, **data_args)
+            failed = problem.failed_since(asked, limit)
+            if failed is not None:                 # failed while we waited: so would we
+                return self._skip(failed, getattr(self, "loss", None))
+            entry = {"comparator": self.name, "data": data, "time_limit": limit,
+                     "checkpoints": None if checkpoints is None else len(checkpoints)}
+            with _cache.journaled(memory, entry) as record:
+                try:
+                    fit = cached(*key, **data_args)
+                except NotCertified as e:
+                    record["outcome"] = skip_reason(e)
+                    problem.failed(record["outcome"], limit)
+                    raise
+                record["outcome"] = "ok" if fit.ok else fit.skip_reason
+                return fit
 
     def _fit(self, X, y, meta, checkpoints) -> ComparatorFit:
         raise NotImplementedError

@@ -43,6 +43,22 @@ def _any_positive_mean(cp: pd.DataFrame) -> bool:
     return bool((cp.groupby(keys, dropna=False)[col.REGRET].mean() > 0).any())
 
 
+def seeds_per_curve(every: pd.DataFrame, cp: pd.DataFrame) -> dict[tuple, tuple[int, int]]:
+    """``(stream, learner, comparator) -> (k, n)``: a regret curve's mean covers the k runs
+    (seeds) of ``cp`` (rows with a regret) out of the n ok runs of that learner on that
+    stream in ``every`` (a comparator that gave no fit for some runs leaves k < n).
+
+    >>> every = pd.DataFrame({"stream_label": "S", "learner_label": "L", "run_id": ["a", "b"],
+    ...                       "comparator": "B", "regret": [1.0, None]})
+    >>> seeds_per_curve(every, every.dropna())
+    {('S', 'L', 'B'): (1, 2)}
+    """
+    keys = ["stream_label", "learner_label"]
+    runs = every.groupby(keys)[col.RUN_ID].nunique()
+    covered = cp.groupby(keys + [col.COMPARATOR])[col.RUN_ID].nunique()
+    return {key: (int(k), int(runs[key[:2]])) for key, k in covered.items()}
+
+
 def slope_text(t, mean) -> str:
     """The fitted log-log slope of a mean curve over its second half, with the range of t it
     was fitted over; "slope n/a" where too few positive points or too short a range.
@@ -76,7 +92,8 @@ def _reference_lines(ax, t: np.ndarray, top: float) -> None:
                 "range of t stated (√t regret has slope 0.5). Non-positive regret cannot be "
                 "drawn and is left out.")
 @figure(col.REGRET, order=10,
-        caption=f"Regret vs t per learner (one panel per stream); line: mean over seeds, {BAND}"
+        caption="Regret vs t per learner (one panel per stream); line: mean over seeds (each "
+                f"legend entry says over how many where the curves differ), {BAND}"
                 "; dotted: the regret bound where one was checked.")
 @styled
 def regret_figure(table: pd.DataFrame, *, loglog: bool = False) -> Figure | None:
@@ -86,10 +103,10 @@ def regret_figure(table: pd.DataFrame, *, loglog: bool = False) -> Figure | None
     With ``loglog``, log-log axes, √t and log t reference lines and each learner's fitted
     slope (second half of the checkpoints, range stated) in its legend entry, each panel's
     legend below it; non-positive means are left out with a note."""
-    cp = per_checkpoint(table)
-    if col.REGRET not in cp or cp[col.REGRET].notna().sum() == 0:
+    every = per_checkpoint(table)
+    if col.REGRET not in every or every[col.REGRET].notna().sum() == 0:
         return None
-    cp = cp[cp[col.REGRET].notna()]
+    cp = every[every[col.REGRET].notna()]
     if loglog and not _any_positive_mean(cp):
         return None   # nothing to draw on log axes (e.g. a learner that beats the comparator)
     styles = learner_styles(table)
@@ -97,6 +114,8 @@ def regret_figure(table: pd.DataFrame, *, loglog: bool = False) -> Figure | None
     comparators = ordered(cp[col.COMPARATOR])
     many = len(comparators) > 1
     cp = cp.assign(comparator=cp[col.COMPARATOR].fillna("none").astype(str))
+    seeds = seeds_per_curve(every, cp)
+    same = len(set(seeds.values())) == 1 and all(k == n for k, n in seeds.values())
     streams = ordered(cp["stream_label"])
     fig, axes = panels(len(streams), size=(4.8, 4.6) if loglog else (4.8, 3.4))
     for ax, stream in zip(axes, streams):
@@ -109,6 +128,9 @@ def regret_figure(table: pd.DataFrame, *, loglog: bool = False) -> Figure | None
             if many:
                 style["linestyle"] = LINESTYLES[comparators.index(comp) % len(LINESTYLES)]
             label = f"{learner} vs {display_name(comp)}" if many else learner
+            if not same:   # the curves' means cover different numbers of seeds: say which
+                k, n = seeds[(stream, learner, comp)]
+                label += f" ({k} of {n} seeds)" if k < n else f" ({k} seeds)"
             t, m, lo, hi = (g[c].to_numpy(float) for c in (col.T, "mean", "lo", "hi"))
             if loglog:
                 pos = m > 0
@@ -148,9 +170,10 @@ def regret_figure(table: pd.DataFrame, *, loglog: bool = False) -> Figure | None
     named = [display_name(c) for c in comparators if c != "none"]
     against = (f"comparator u = {named[0]}" if len(named) == 1 else
                f"comparators {', '.join(named)}" if named else "no comparator")
-    seeds = cp[col.SEED].nunique()
-    fig.suptitle(wrap(f"Regret ({loss} loss) against {against}, mean over "
-                      f"{seeds} seed{'s' if seeds != 1 else ''}", chars(fig, 11)))
+    k = next(iter(seeds.values()))[0]
+    over = f"{k} seed{'s' if k != 1 else ''}" if same else "the seeds each entry states"
+    fig.suptitle(wrap(f"Regret ({loss} loss) against {against}, mean over {over}",
+                      chars(fig, 11)))
     if not loglog:
         figure_legend(fig, axes, note=BAND)
     else:

@@ -14,6 +14,7 @@ from olbench.comparators.best_shifting import BestShifting
 from olbench.component import parse_name
 from olbench.figures.drift import SWITCH_COLOR, switch_times
 from olbench.figures.registry import figure
+from olbench.figures.regret import seeds_per_curve
 from olbench.figures.style import BAND, LABELS, figure_legend, learner_styles, panels, styled, wrap
 from olbench.views import display_name, mean_band, natural_key, per_checkpoint
 
@@ -39,7 +40,7 @@ def regret_shifting_figure(table: pd.DataFrame, tasks) -> Figure | None:
     cp = per_checkpoint(table)
     if col.COMPARATOR not in cp or col.REGRET not in cp:
         return None
-    cp = cp[cp[col.REGRET].notna()]
+    every, cp = cp, cp[cp[col.REGRET].notna()]
     shifting = cp[col.COMPARATOR].map(is_shifting)
     # only the (stream, learner) pairs measured against a shifting comparator
     pairs = set(zip(cp.loc[shifting, "stream_name"], cp.loc[shifting, "learner_label"]))
@@ -49,6 +50,8 @@ def regret_shifting_figure(table: pd.DataFrame, tasks) -> Figure | None:
         return None
     switches = switch_times(tasks or [], streams)
     styles = learner_styles(table)
+    seeds = seeds_per_curve(every, cp)
+    same = len(set(seeds.values())) == 1 and all(k == n for k, n in seeds.values())
     fig, axes = panels(len(streams), ncols=2, size=(6.0, 4.0))
     for ax, stream in zip(axes, streams):
         mine = cp[cp["stream_name"].eq(stream)]
@@ -58,6 +61,8 @@ def regret_shifting_figure(table: pd.DataFrame, tasks) -> Figure | None:
         for (learner, comp), g in pairs:
             style = {**styles[learner], "linestyle": "--" if is_shifting(comp) else "-"}
             kind = "shifting" if is_shifting(comp) else "static"
+            k, n = seeds[(mine["stream_label"].iloc[0], learner, comp)]
+            kind += "" if same else f", {k} of {n} seeds" if k < n else f", {k} seeds"
             ax.plot(g[col.T], g["mean"], label=f"{learner} vs {display_name(comp)} ({kind})",
                     **style)
             ax.fill_between(g[col.T], g["lo"], g["hi"], color=style["color"], alpha=0.15,
@@ -69,9 +74,9 @@ def regret_shifting_figure(table: pd.DataFrame, tasks) -> Figure | None:
         ax.set_title(wrap(mine["stream_label"].iloc[0]))
         ax.set_xlabel(LABELS[col.T])
         ax.set_ylabel(LABELS[col.REGRET])
-    seeds = cp[col.SEED].nunique()
+    k = next(iter(seeds.values()))[0]
+    over = f"{k} seed{'s' if k != 1 else ''}" if same else "the seeds each entry states"
     losses = ", ".join(sorted(cp.loc[cp["stream_name"].isin(streams), col.LOSS].dropna().unique()))
-    fig.suptitle(wrap(f"Static and shifting regret ({losses} loss), mean over {seeds} "
-                      f"seed{'s' if seeds != 1 else ''}", 90))
+    fig.suptitle(wrap(f"Static and shifting regret ({losses} loss), mean over {over}", 90))
     figure_legend(fig, axes, note=BAND)
     return fig
