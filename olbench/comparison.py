@@ -23,7 +23,7 @@ from olbench import schema as col
 from olbench.figures.layout import finish_page, paged, panels
 from olbench.figures.libol import rate_limits
 from olbench.figures.registry import page_stems
-from olbench.figures.style import LABELS, learner_styles, styled, variant
+from olbench.figures.style import LABELS, LINESTYLES, learner_styles, styled, variant
 from olbench.index import resolve
 from olbench.report import NONE, format_summary, mean_pm, short_names, summary_table
 from olbench.results import read_results
@@ -71,9 +71,9 @@ def side_by_side(table: pd.DataFrame, metric: str = col.MISTAKE_RATE) -> pd.Data
 
 @styled
 def compare_figure(tables: dict[str, pd.DataFrame], metric: str) -> Figure | list | None:
-    """``metric`` against t: one panel per stream, one look per learner, the learner's
-    :func:`~olbench.figures.style.variant` per source (marker fill and line style), mean over
-    seeds; a mistake-rate axis scaled to the curves past the first rounds
+    """``metric`` against t: one panel per stream, one colour and marker per learner, a
+    marker fill (:func:`~olbench.figures.style.variant`) and a line style per source, mean
+    over seeds; a mistake-rate axis scaled to the curves past the first rounds
     (:func:`~olbench.figures.libol.rate_limits`)."""
     cps = {s: one_per_learner(per_checkpoint(t)) for s, t in tables.items()}
     cps = {s: cp for s, cp in cps.items() if metric in cp and cp[metric].notna().any()}
@@ -95,7 +95,8 @@ def compare_figure(tables: dict[str, pd.DataFrame], metric: str) -> Figure | lis
                 bands.append(band)
                 for learner, g in band.groupby("learner_label", sort=False):
                     ax.plot(g[col.T], g["mean"], label=f"{short[learner]} [{source}]",
-                            **variant(styles[learner], k))
+                            **{**variant(styles[learner], k),
+                               "linestyle": LINESTYLES[k % len(LINESTYLES)]})
             band = pd.concat(bands)
             if metric in RATES and len(band) and np.isfinite(band["hi"]).any():
                 ax.set_ylim(*rate_limits(band))

@@ -109,14 +109,17 @@ def test_an_empty_panel_is_empty_but_a_key_without_axis_is_not():
         "empty: axes 2 ('LinearRegression') shows no data"]
 
 
-def test_repeated_tick_labels_small_fonts_and_long_titles():
+def test_repeated_tick_labels_small_fonts_long_titles_and_broken_math():
     fig = Figure(figsize=(6, 4), layout="constrained")
     ax = fig.subplots()
     ax.errorbar([0.5, 0.7], [0, 1], xerr=0.1, fmt="o")
     ax.set_yticks([0, 1], ["AROW on Drift", "AROW on Drift"])
     ax.text(0.6, 0.5, "6 pt", fontsize=6)
+    ax.set_xlabel("cumulative mistake rate $M_t\n/ t$")     # wrapped inside the math
     fig.suptitle("one\ntwo\nthree")
     problems = lint(fig)
+    assert "math: 'cumulative mistake rate $M_t / t$' has a line with an odd number of $" \
+        in problems
     assert "ticks: axes 1: the y tick label 'AROW on Drift' appears 2 times" in problems
     assert "font: 1 text(s) below 7 pt, e.g. '6 pt' at 6 pt" in problems
     assert "font: title 'one two three' has 3 lines (at most 2)" in problems

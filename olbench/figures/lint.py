@@ -13,6 +13,8 @@ print:
   labels, annotations) drawn over each other;
 * **font**: text smaller than :data:`MIN_FONT` points, or a title of more than
   :data:`MAX_TITLE_LINES` lines;
+* **math**: a line of text with an odd number of ``$`` (mathtext broken over two lines is
+  drawn as its source);
 * **ticks**: one axis with the same tick label twice (two rows a reader cannot tell apart);
 * **alike**: two series of one axes, or two entries of one legend, that look the same (colour,
   marker and its fill; the line style for series without markers);
@@ -84,6 +86,7 @@ def _lint(fig: Figure) -> list[str]:
     problems += _outside(fig, boxes)
     problems += _overlaps(boxes)
     problems += _fonts(fig, texts)
+    problems += _broken_math(fig, texts)
     problems += _duplicate_ticks(fig, renderer)
     problems += _alike(fig, legends)
     problems += _empty(fig)
@@ -208,6 +211,12 @@ def _fonts(fig: Figure, texts: list[Text]) -> list[str]:
                 out.append(f"font: title {_describe(title)} has {lines} lines (at most "
                            f"{MAX_TITLE_LINES})")
     return out
+
+
+def _broken_math(fig: Figure, texts: list[Text]) -> list[str]:
+    everything = texts + [t for legend in _legends(fig) for t in legend.get_texts()]
+    return [f"math: {_describe(t)} has a line with an odd number of $" for t in everything
+            if any(line.replace(r"\$", "").count("$") % 2 for line in t.get_text().split("\n"))]
 
 
 def _duplicate_ticks(fig: Figure, renderer) -> list[str]:

@@ -134,7 +134,9 @@ def _regret_page(table, cp, streams, styles, comparators, loglog, left_out) -> F
         dropped, top, slopes = 0, 0.0, []
         for (learner, comp), g in sorted(band.groupby(["learner_label", col.COMPARATOR]),
                                          key=lambda kv: tuple(map(natural_key, kv[0]))):
-            style = variant(styles[learner], comparators.index(comp) if many else 0)
+            # the learner's k-th comparator (of the table): its k-th variant in every panel
+            theirs = ordered(cp.loc[cp["learner_label"].eq(learner), col.COMPARATOR])
+            style = variant(styles[learner], theirs.index(comp))
             label = f"{learner} vs {display_name(comp)}" if many else learner
             t, m, lo, hi = (g[c].to_numpy(float) for c in (col.T, "mean", "lo", "hi"))
             slope = slope_text(t, m) if loglog else ""

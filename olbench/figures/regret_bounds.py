@@ -76,7 +76,8 @@ def regret_vs_bound_figure(table: pd.DataFrame) -> Figure | list | None:
             pairs = sorted(mine.groupby(["learner_label", col.BOUND_NAME]),
                            key=lambda kv: tuple(map(natural_key, kv[0])))
             for (learner, bound), g in pairs:
-                ax.plot(g[col.T], g["observed"], label=f"{learner}: regret", **styles[learner])
+                ax.plot(g[col.T], g["observed"], label=f"{learner}: regret",
+                        **{**styles[learner], "linestyle": "-"})   # solid: regret
                 ax.plot(g[col.T], g["bound"], label=f"{learner}: {bound} bound",
                         **{**line_style(styles[learner]), "linestyle": "--"})
             finals = [g[c].iloc[-1] for _, g in pairs for c in ("observed", "bound")]

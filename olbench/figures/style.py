@@ -138,7 +138,8 @@ def line_style(style: dict) -> dict:
 # --------------------------------------------------------------------------- text
 def wrap(text: str, width: int = 52) -> str:
     """Break ``text`` after commas or spaces so that no line exceeds ``width`` (where it can):
-    long ``Name[a=1,b=2,...]`` names and prose alike.
+    long ``Name[a=1,b=2,...]`` names and prose alike; never inside ``$...$`` (mathtext
+    broken over two lines would be drawn as its source).
 
     >>> print(wrap("Noisy[n=500,d=5,gamma=0.1]", width=14))
     Noisy[n=500,
@@ -146,9 +147,12 @@ def wrap(text: str, width: int = 52) -> str:
     >>> print(wrap("regret against u = B[a=1,b=2]", width=16))
     regret against
     u = B[a=1,b=2]
+    >>> print(wrap("cumulative mistake rate $M_t / t$", width=26))
+    cumulative mistake rate
+    $M_t / t$
     """
     lines, line = [], ""
-    for token in re.findall(r"[^, ]+[, ]?|[, ]", str(text)):
+    for token in re.findall(r"\$[^$]*\$[, ]?|[^, ]+[, ]?|[, ]", str(text)):
         if line.strip() and len(line.rstrip()) + len(token.rstrip()) > width:
             lines.append(line.rstrip())
             line = ""
