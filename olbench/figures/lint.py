@@ -34,6 +34,7 @@ print:
 from __future__ import annotations
 
 import warnings
+import zlib
 from collections.abc import Iterable
 
 import numpy as np
@@ -64,9 +65,9 @@ SLACK = 1.0
 def lint(fig: Figure, dpi: float | None = None) -> list[str]:
     """The problems of ``fig`` (see the module docstring), one line each; ``[]`` when none.
 
-    The figure is drawn once on an Agg canvas at ``dpi`` (default: the dpi olbench saves
-    PNGs with, :data:`~olbench.figures.style.STYLE`; its canvas is replaced by an Agg one,
-    which can still save PNG and PDF, and its own dpi is restored after)."""
+    The figure is drawn on an Agg canvas at ``dpi`` (default: the dpi olbench saves PNGs
+    with, :data:`~olbench.figures.style.STYLE`; its canvas is replaced by an Agg one, which
+    can still save PNG and PDF, and its own dpi is restored after)."""
     own = fig.dpi
     fig.set_dpi(dpi or STYLE["savefig.dpi"])
     try:
@@ -78,7 +79,7 @@ def lint(fig: Figure, dpi: float | None = None) -> list[str]:
 def _lint(fig: Figure) -> list[str]:
     problems = _size(fig)
     renderer = _draw(fig, problems)
-    texts = list(dict.fromkeys(_texts(fig, renderer)))   # the suptitle is in fig.texts too
+    texts = list(dict.fromkeys(_texts(fig)))   # the suptitle is in fig.texts too
     legends = [lg for lg in _legends(fig) if lg.get_visible()]
     boxes = ([(f"legend {i + 1}", lg.get_window_extent(renderer), lg)
               for i, lg in enumerate(legends)]
@@ -87,7 +88,7 @@ def _lint(fig: Figure) -> list[str]:
     problems += _overlaps(boxes)
     problems += _fonts(fig, texts)
     problems += _broken_math(fig, texts)
-    problems += _duplicate_ticks(fig, renderer)
+    problems += _duplicate_ticks(fig)
     problems += _alike(fig, legends)
     problems += _empty(fig)
     return problems
@@ -147,7 +148,7 @@ def _tick_labels(ax: Axes):
                     yield label
 
 
-def _texts(fig: Figure, renderer) -> Iterable[Text]:
+def _texts(fig: Figure) -> Iterable[Text]:
     """Every text drawn outside the legends: the figure's (suptitle, supxlabel ...), and per
     visible axes its titles, axis labels, tick labels, offset texts and annotations."""
     own = [fig._suptitle, fig._supxlabel, fig._supylabel, *fig.texts]
@@ -219,7 +220,7 @@ def _broken_math(fig: Figure, texts: list[Text]) -> list[str]:
             if any(line.replace(r"\$", "").count("$") % 2 for line in t.get_text().split("\n"))]
 
 
-def _duplicate_ticks(fig: Figure, renderer) -> list[str]:
+def _duplicate_ticks(fig: Figure) -> list[str]:
     out = []
     for n, ax in enumerate(_visible_axes(fig), 1):
         for name, axis in (("x", ax.xaxis), ("y", ax.yaxis)):
@@ -264,10 +265,9 @@ def look(handle) -> tuple | None:
     if isinstance(handle, Collection):
         faces, edges = handle.get_facecolor(), handle.get_edgecolor()
         paths = handle.get_paths()
-        shape = hash(np.round(paths[0].vertices, 3).tobytes()) if len(paths) else 0
+        shape = zlib.crc32(np.round(paths[0].vertices, 3).tobytes()) if len(paths) else 0
         return (_hex(faces[0]) if len(faces) else "no face",
-                _hex(edges[0]) if len(edges) else "no edge",
-                f"shape {shape % 10**6:06d}")
+                _hex(edges[0]) if len(edges) else "no edge", f"shape {shape:08x}")
     return None
 
 
