@@ -352,3 +352,36 @@ def test_the_heatmap_says_when_three_seeds_cannot_give_a_star(runs):
     assert "no cell can be starred" in fig.get_supxlabel().replace("\n", " ")
     # 10 seeds: 2 / 2^10 times the cells of this grid is below 5 %; a star is possible
     assert len(cells) * 2 / 2**10 < 0.05 and star_note(cells.assign(k=10)) is None
+
+
+def test_sixteen_learners_and_more_differ_in_colour_and_marker():
+    """LIBOL's sixteen (and up to 81 learners): no two alike in colour and marker, so the
+    line style is never all that tells two curves apart."""
+    from olbench.figures.style import learner_styles
+
+    for count in (16, 81):
+        styles = learner_styles([f"learner {i:02d}" for i in range(count)])
+        assert len({(s["color"], s["marker"]) for s in styles.values()}) == count
+        assert len({(s["color"], s["marker"], s["linestyle"]) for s in styles.values()}) == count
+
+
+def test_a_pa_variant_near_pa_in_every_cell_is_named_not_drawn(runs):
+    """PA-I is drawn beside PA only where some cell's AROW − PA differs by more than the
+    tolerance; the largest difference, from the table's final rows, decides."""
+    from olbench.figures.outlier_heatmap import CELL, drawn_variants, heatmap_cells
+    from olbench.views import final_rows
+
+    table, _ = runs["outliers"]
+    cells, _, varying = heatmap_cells(table)
+    fin = final_rows(table)
+    rates = fin.pivot_table(index=["stream_name", "seed"], columns="learner_name",
+                            values="clean_mistake_rate")
+    pa = next(n for n in rates if n.startswith("PA[") and "variant=pa]" in n)
+    pa1 = next(n for n in rates if n.startswith("PA[") and "variant=pa1]" in n)
+    # AROW − PA and AROW − PA-I differ by PA-I − PA: its largest mean over a cell's seeds
+    gap = (rates[pa1] - rates[pa]).groupby(level="stream_name").mean().abs().max() * 100
+    drawn, note = drawn_variants(cells, [*varying, *CELL], tolerance=gap + 1e-6)
+    assert len(drawn) == 1 and note == f"PA-I (C=1) within {gap:.1f} pp of PA in every cell " \
+        "(not drawn)"
+    drawn, note = drawn_variants(cells, [*varying, *CELL], tolerance=gap - 1e-6)
+    assert len(drawn) == 2 and note == ""
