@@ -24,10 +24,15 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
+from matplotlib.figure import Figure
 
 from olbench import schema as col
-from olbench.figures.style import styled
+from olbench.figures.layout import finish_page, paged, panels
+from olbench.figures.libol import rate_limits
+from olbench.figures.registry import page_stems
+from olbench.figures.style import LABELS, LINESTYLES, learner_styles, styled, variant
 from olbench.index import read_summary, read_table, resolve
 from olbench.report import NONE, format_summary, short_names, summary_cells, summary_table
 from olbench.results import RESULTS_FILE
@@ -43,6 +48,8 @@ from olbench.views import (
 KEYS = [col.STREAM, col.LEARNER, col.COMPARATOR]
 PAIR = "pair"          # the pairing key: a shared comparator, or the rank of an unshared one
 COMPARISONS = "comparisons"
+#: Metrics in [0, 1] whose axis is scaled to the curves past the first rounds.
+RATES = (col.MISTAKE_RATE, col.CLEAN_MISTAKE_RATE)
 
 
 @dataclass
@@ -119,44 +126,59 @@ def side_by_side(table: pd.DataFrame, metric: str = col.MISTAKE_RATE) -> pd.Data
                                              (col.STREAM, col.LEARNER)]]
 
 
-@styled   # the figures' look: no offset or ×10^k notation on any axis
-def _figure(tables: dict[str, pd.DataFrame], metric: str, path: Path) -> Path | None:
-    """``metric`` against t: one panel per stream, a colour per learner, a line style per
-    source (mean over seeds)."""
-    from matplotlib.figure import Figure
-
+@styled
+def compare_figure(tables: dict[str, pd.DataFrame], metric: str) -> Figure | list | None:
+    """``metric`` against t: one panel per stream, one colour and marker per learner, a
+    marker fill (:func:`~olbench.figures.style.variant`) and a line style per source, mean
+    over seeds; a mistake-rate axis scaled to the curves past the first rounds
+    (:func:`~olbench.figures.libol.rate_limits`)."""
     cps = {s: one_per_learner(per_checkpoint(t)) for s, t in tables.items()}
     cps = {s: cp for s, cp in cps.items() if metric in cp and cp[metric].notna().any()}
     if not cps:
         return None
-    streams = ordered(pd.concat([cp["stream_label"] for cp in cps.values()]))
+    streams = ordered(pd.concat([cp.loc[cp[metric].notna(), "stream_label"]
+                                 for cp in cps.values()]))
     learners = ordered(pd.concat([cp["learner_label"] for cp in cps.values()]))
     short = dict(zip(learners, short_names(pd.Series(learners))))
-    colours = {name: f"C{i % 10}" for i, name in enumerate(learners)}
-    styles = dict(zip(cps, ["-", "--", ":", "-."] * len(cps)))
-    fig = Figure(figsize=(max(6.0, 4.4 * len(streams)), 3.6 + 0.22 * len(learners) * len(cps)),
-                 layout="constrained")
-    axes = fig.subplots(1, len(streams), squeeze=False)[0]
+    styles = learner_styles(learners)
+    sources = list(cps)
     robust = metric in col.MEDIAN_METRICS     # time: the median, as in the summary
-    for ax, stream in zip(axes, streams):
-        for source, cp in cps.items():
-            band = (median_band if robust else mean_band)(
-                cp[cp["stream_label"].eq(stream)], metric, ["learner_label"])
-            for learner, g in band.groupby("learner_label", sort=False):
-                ax.plot(g[col.T], g["mean"], color=colours[learner], linestyle=styles[source],
-                        label=f"{short[learner]} [{source}]")
-        ax.set_title(short_names(pd.Series([stream]))[0], fontsize=10)
-        ax.set_xlabel("t")
-        ax.set_ylabel(metric.replace("_", " "))
-        ax.ticklabel_format(axis="y", useOffset=False, style="plain")
-    handles, labels = axes[0].get_legend_handles_labels()
-    fig.legend(handles, labels, loc="outside lower center", fontsize=8,
-               ncols=min(len(cps), 3), title="learner [source]", title_fontsize=8)
-    fig.suptitle(f"{metric.replace('_', ' ').capitalize()} by source "
-                 f"({'median' if robust else 'mean'} over seeds)",
-                 fontsize=11)
+
+    def page(chosen: list[str]) -> Figure:
+        fig, axes = panels(len(chosen))
+        for ax, stream in zip(axes, chosen):
+            bands = []
+            for k, (source, cp) in enumerate(cps.items()):
+                band = (median_band if robust else mean_band)(
+                    cp[cp["stream_label"].eq(stream)], metric, ["learner_label"])
+                bands.append(band)
+                for learner, g in band.groupby("learner_label", sort=False):
+                    ax.plot(g[col.T], g["mean"], label=f"{short[learner]} [{source}]",
+                            **{**variant(styles[learner], k),
+                               "linestyle": LINESTYLES[k % len(LINESTYLES)]})
+            band = pd.concat(bands)
+            if metric in RATES and len(band) and np.isfinite(band["hi"]).any():
+                ax.set_ylim(*rate_limits(band))
+            ax.set_xlabel(LABELS[col.T])
+            ax.set_ylabel(LABELS.get(metric, metric.replace("_", " ")))
+        return finish_page(fig, axes, chosen, f"{metric.replace('_', ' ').capitalize()} by "
+                           f"source ({'median' if robust else 'mean'} over seeds): "
+                           f"{', '.join(sources)}",
+                           note="learner [source]; a source's curves share a marker fill and "
+                           "line style")
+
+    return paged(streams, page)
+
+
+def _figure(tables: dict[str, pd.DataFrame], metric: str, path: Path) -> Path | None:
+    """Save :func:`compare_figure` as ``path`` (further pages beside it, ``<stem>_2`` ...)."""
+    made = compare_figure(tables, metric)
+    if made is None:
+        return None
+    pages = made if isinstance(made, list) else [made]
     path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=120)
+    for stem, fig in page_stems(path.stem, pages).items():
+        fig.savefig(path.with_name(f"{stem}{path.suffix}"), dpi=120)
     return path
 
 

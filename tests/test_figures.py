@@ -49,15 +49,31 @@ def test_regret_figure_one_panel_per_stream_one_line_per_learner(table):
     assert any("1.96" in s for s in labels)       # the band is explained
 
 
-def test_regret_loglog_legend_shows_the_fitted_slope(table):
+def _panels_and_keys(fig) -> list[tuple]:
+    """The log-log regret figure's (panel, key) pairs: each panel is followed by the axes
+    without axis lines under it that holds its key."""
+    return list(zip(*[iter(fig.axes)] * 2))
+
+
+def _key_entry(key_axes, line) -> str:
+    """The text of the entry of a panel's key whose handle looks like ``line``."""
+    key = key_axes.get_legend()
+    (text,) = [t.get_text() for h, t in zip(key.legend_handles, key.get_texts())
+               if (h.get_color(), h.get_marker(), h.get_fillstyle())
+               == (line.get_color(), line.get_marker(), line.get_fillstyle())]
+    return text
+
+
+def test_regret_loglog_key_shows_each_curves_fitted_slope(table):
     fig = regret.regret_figure(table, loglog=True)
-    for ax in fig.axes:
-        labels = [ln.get_label() for ln in _labelled_lines(ax)]
-        ogd = next(s for s in labels if s.startswith("OGD"))
-        assert float(re.search(r"slope (-?[\d.]+)", ogd).group(1)) == pytest.approx(0.5, abs=0.01)
+    for ax, key in _panels_and_keys(fig):
+        assert ax.axison and not key.axison
+        ogd = _learner_lines(ax)[SHORT["ogd"]]
+        slope = re.search(r"slope (-?[\d.]+)", _key_entry(key, ogd)).group(1)
+        assert float(slope) == pytest.approx(0.5, abs=0.01)
         assert ax.get_xscale() == ax.get_yscale() == "log"
-        notes = [t.get_text() for t in ax.texts]  # PA's regret starts negative
-        assert any("non-positive" in s for s in notes)
+        # PA's regret starts negative: its first points are not drawn, and the key says so
+        assert "≤ 0 not drawn" in key.get_legend().get_title().get_text()
         pa = _learner_lines(ax)[SHORT["pa"]]
         assert (pa.get_ydata() > 0).all()
 
@@ -297,14 +313,14 @@ def test_titles_fit_and_legends_stay_off_the_data(long_table):
         for legend in legends:
             box = legend.get_window_extent(renderer)
             for ax in fig.axes:
-                if ax.get_visible():
+                if ax.get_visible() and ax.axison:     # a panel (not a key under it)
                     assert not box.overlaps(ax.bbox), (stem, "legend over the data")
 
 
 def test_regret_figures_draw_the_checked_bound_and_the_reference_rates(table):
     for loglog in (False, True):
         fig = regret.regret_figure(table, loglog=loglog)
-        for ax in fig.axes:
+        for ax in (a for a in fig.axes if a.axison):
             ogd = next(ln for ln in _labelled_lines(ax) if ln.get_label().startswith("OGD")
                        and ": bound" not in ln.get_label())
             bound = next(ln for ln in _labelled_lines(ax)
@@ -314,16 +330,16 @@ def test_regret_figures_draw_the_checked_bound_and_the_reference_rates(table):
             assert bound.get_ydata()[:-1] == pytest.approx(3 * np.sqrt(t[:-1]))
             assert bound.get_color() == ogd.get_color() and bound.get_linestyle() == ":"
     fig = regret.regret_figure(table, loglog=True)
-    for ax in fig.axes:
+    for ax, key in _panels_and_keys(fig):
         refs = {ln.get_label(): ln for ln in _labelled_lines(ax)}
         sqrt_t, log_t = refs["reference ∝ √t"], refs["reference ∝ log t"]
         x, y = sqrt_t.get_xdata(), sqrt_t.get_ydata()
         assert y / np.sqrt(x) == pytest.approx(np.full(len(x), y[0] / np.sqrt(x[0])))
         x, y = log_t.get_xdata(), log_t.get_ydata()
         assert y / np.log1p(x) == pytest.approx(np.full(len(x), y[0] / np.log1p(x[0])))
-        ogd = next(s for s in refs if s.startswith("OGD") and ": bound" not in s)
-        lo, hi = map(float, re.search(r"t = ([\d.]+)–([\d.]+)", ogd).groups())
-        ts = np.sort(refs[ogd].get_xdata())       # the fit is over the second half of them
+        ogd = refs[SHORT["ogd"]]
+        lo, hi = map(float, re.search(r"t = ([\d.]+)–([\d.]+)", _key_entry(key, ogd)).groups())
+        ts = np.sort(ogd.get_xdata())             # the fit is over the second half of them
         assert (lo, hi) == (ts[len(ts) // 2], 1000)
 
 
@@ -528,13 +544,15 @@ def test_final_values_with_few_seeds_are_points_with_mean_and_95_ci(table):
 
 def test_regret_loglog_draws_only_curves_with_a_positive_mean():
     """Some runs above zero, every mean below (a learner beating the comparator on drift):
-    nothing to draw on log axes, and no error; a stream without a positive mean gets a note."""
+    nothing to draw on log axes, and no error; a stream without a positive mean gets no
+    (empty) panel and is named under the figure."""
     t = make_table(seeds=(0, 1), n_checkpoints=8, failures=False)
     t["regret"] = np.where(t["seed"].eq(0), 1.0, -5.0)
     assert regret.regret_figure(t, loglog=True) is None
     t.loc[t["stream_key"].eq("separable"), "regret"] = 2.0
     fig = regret.regret_figure(t, loglog=True)
     _drawn(fig)
-    noisy = next(ax for ax in fig.axes if ax.get_title().startswith("Noisy"))
-    assert any("no positive mean regret" in x.get_text() for x in noisy.texts)
-    assert noisy.get_yscale() == "linear"
+    titles = [ax.get_title() for ax in fig.axes if ax.axison]
+    assert len(titles) == 1 and titles[0].startswith("Separable")
+    note = fig.get_supxlabel().replace("\n", " ")
+    assert note.startswith("not drawn (no positive mean regret): Noisy")

@@ -15,13 +15,15 @@ metric against each swept parameter), :mod:`~olbench.figures.libol` (LIBOL-style
 :mod:`~olbench.figures.outlier_heatmap` (AROW − PA per outlier × noise cell),
 :mod:`~olbench.figures.regret_shifting` (static against shifting regret on drifting
 streams); the shared look
-is in :mod:`~olbench.figures.style`. A new figure is one new module here.
+is in :mod:`~olbench.figures.style`, how a figure fits a page (panels, pages, legends) in
+:mod:`~olbench.figures.layout`, and :mod:`~olbench.figures.lint` checks that it does (every
+kind is linted by tests/test_figure_lint.py). A new figure is one new module here.
 
 :func:`make_figures` writes every figure the table supports (PNG + PDF), :func:`captions`
 gives the report a caption per file stem.
 
 >>> sorted(captions())[:3]
-['avg_loss', 'bounds', 'final_mistake_rate']
+['avg_loss', 'boundaries', 'bounds']
 """
 
 from olbench.component import import_submodules

@@ -14,8 +14,9 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from olbench import schema as col
+from olbench.figures.layout import figure_legend
 from olbench.figures.registry import figure, streams_with_final_weights
-from olbench.figures.style import figure_legend, learner_styles, line_style, styled, wrap
+from olbench.figures.style import learner_styles, line_style, styled, wrap
 from olbench.views import display_name, drop_param, short_label
 
 
@@ -83,7 +84,10 @@ def decision_boundaries_figure(X, y, learners_w: Mapping[str, np.ndarray], *,
     return fig
 
 
-@figure("boundaries", order=90, tasks=True)
+@figure("boundaries", order=90, tasks=True,
+        caption="Final decision boundaries w·x = 0 of every learner (its colour and line "
+                "style of the other figures) over the points of a 2-D stream, first seed's "
+                "data; filled: y = +1, hollow: y = −1.")
 def boundary_figures(table: pd.DataFrame, tasks) -> dict[str, Figure]:
     """``boundaries_<i>``: the final decision boundaries of every learner on the i-th stream of
     the grid's ``tasks`` (first seed's data), for the streams with two features (plus a

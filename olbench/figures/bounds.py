@@ -9,8 +9,9 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter, NullFormatter
 
 from olbench import schema as col
+from olbench.figures.layout import figure_legend
 from olbench.figures.registry import figure
-from olbench.figures.style import PALETTE, VIOLATION, figure_legend, styled
+from olbench.figures.style import PALETTE, VIOLATION, styled
 from olbench.views import final_bound_checks, ordered
 
 

@@ -15,8 +15,9 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from olbench import schema as col
+from olbench.figures.layout import finish_page, paged, panels
 from olbench.figures.registry import figure
-from olbench.figures.style import BAND, LABELS, figure_legend, learner_styles, panels, styled, wrap
+from olbench.figures.style import BAND, LABELS, learner_styles, seeds_text, styled
 from olbench.views import (
     drop_param,
     groups,
@@ -56,7 +57,7 @@ def switch_times(tasks, streams=None) -> dict[str, list[int]]:
                 f"drifting streams, mean over seeds ({BAND}); dotted vertical lines: the "
                 "rounds where the target switches.")
 @styled
-def windowed_mistake_rate_figure(table: pd.DataFrame, tasks) -> Figure | None:
+def windowed_mistake_rate_figure(table: pd.DataFrame, tasks) -> Figure | list | None:
     """Windowed mistake rate (mistakes per round between consecutive checkpoints) vs t, one
     panel per drifting stream, one line per learner (mean over seeds, 95% band), the switch
     rounds as vertical lines; ``None`` without drifting streams or mistakes."""
@@ -70,32 +71,38 @@ def windowed_mistake_rate_figure(table: pd.DataFrame, tasks) -> Figure | None:
     rates = windowed_rate(cp.dropna(subset=[col.MISTAKES]))
     styles = learner_styles(table)
     streams = [s for s in switches if s in set(rates["stream_name"])]
-    fig, axes = panels(len(streams), ncols=2, size=(6.0, 3.6))
-    for ax, stream in zip(axes, streams):
-        sub = rates[rates["stream_name"].eq(stream)]
-        band = mean_band(sub, "rate", ["learner_label"])
-        for learner, g in groups(band, "learner_label"):
-            # a window's rate holds over (t_{k-1}, t_k]: a step drawn up to t_k, from t = 0
-            t = np.concatenate([[0.0], g[col.T].to_numpy(float)])
-            mean, lo, hi = (np.concatenate([g[c].to_numpy(float)[:1], g[c].to_numpy(float)])
-                            for c in ("mean", "lo", "hi"))
-            ax.step(t, mean, where="pre", label=learner, **styles[learner])
-            ax.fill_between(t, np.maximum(lo, 0), hi, step="pre",
-                            color=styles[learner]["color"], alpha=0.18, linewidth=0)
-        for i, t in enumerate(switches[stream]):
-            ax.axvline(t, color=SWITCH_COLOR, linestyle=":", linewidth=1.2,
-                       label="target switches" if i == 0 else None)
-            ax.annotate(f"t = {t}", (t, 1.0), xycoords=("data", "axes fraction"),
-                        xytext=(3, -10), textcoords="offset points", fontsize=7,
-                        color=SWITCH_COLOR)
-        top = float(np.nanmax(band["hi"])) if len(band) else 1.0
-        ax.set_ylim(0, min(1.0, 1.1 * top) if top > 0 else 1.0)
-        ax.set_xlim(0, float(band[col.T].max()) if len(band) else None)
-        ax.set_title(wrap(sub["stream_label"].iloc[0]))
-        ax.set_xlabel(LABELS[col.T])
-        ax.set_ylabel("mistake rate in the window\n(mistakes / rounds since last checkpoint)")
     seeds = cp[col.SEED].nunique()
-    fig.suptitle(f"Windowed mistake rate on drifting streams (mean over {seeds} "
-                 f"seed{'s' if seeds != 1 else ''})")
-    figure_legend(fig, axes, note=BAND)
-    return fig
+
+    def page(chosen: list[str]) -> Figure:
+        fig, axes = panels(len(chosen), ncols=2, size=(6.0, 3.6))
+        for ax, stream in zip(axes, chosen):
+            _draw_windows(ax, rates[rates["stream_name"].eq(stream)], styles, switches[stream])
+        labels = [rates.loc[rates["stream_name"].eq(s), "stream_label"].iloc[0] for s in chosen]
+        return finish_page(fig, axes, labels, "Windowed mistake rate on drifting streams (mean "
+                           f"over {seeds_text(seeds)})", note=BAND, ncols=2)
+
+    return paged(streams, page, per_page=4)
+
+
+def _draw_windows(ax, sub: pd.DataFrame, styles: dict, switches: list[int]) -> None:
+    """One panel of :func:`windowed_mistake_rate_figure`: ``sub``, one stream's windows."""
+    band = mean_band(sub, "rate", ["learner_label"])
+    for learner, g in groups(band, "learner_label"):
+        # a window's rate holds over (t_{k-1}, t_k]: a step drawn up to t_k, from t = 0
+        t = np.concatenate([[0.0], g[col.T].to_numpy(float)])
+        mean, lo, hi = (np.concatenate([g[c].to_numpy(float)[:1], g[c].to_numpy(float)])
+                        for c in ("mean", "lo", "hi"))
+        ax.step(t, mean, where="pre", label=learner, **styles[learner])
+        ax.fill_between(t, np.maximum(lo, 0), hi, step="pre",
+                        color=styles[learner]["color"], alpha=0.18, linewidth=0)
+    for i, t in enumerate(switches):
+        ax.axvline(t, color=SWITCH_COLOR, linestyle=":", linewidth=1.2,
+                   label="target switches" if i == 0 else None)
+        ax.annotate(f"t = {t}", (t, 1.0), xycoords=("data", "axes fraction"),
+                    xytext=(3, -10), textcoords="offset points", fontsize=7,
+                    color=SWITCH_COLOR)
+    top = float(np.nanmax(band["hi"])) if len(band) else 1.0
+    ax.set_ylim(0, min(1.0, 1.1 * top) if top > 0 else 1.0)
+    ax.set_xlim(0, float(band[col.T].max()) if len(band) else None)
+    ax.set_xlabel(LABELS[col.T])
+    ax.set_ylabel("mistake rate in the window\n(mistakes / rounds since last checkpoint)")

@@ -11,8 +11,9 @@ from matplotlib.ticker import FuncFormatter, NullFormatter
 
 from olbench import schema as col
 from olbench.component import parse_name
+from olbench.figures.layout import figure_legend
 from olbench.figures.registry import figure
-from olbench.figures.style import MARKERS, PALETTE, VIOLATION, figure_legend, styled
+from olbench.figures.style import MARKERS, PALETTE, VIOLATION, styled
 from olbench.views import drop_param, final_bound_checks, ordered
 
 NOVIKOFF = "novikoff"

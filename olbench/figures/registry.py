@@ -4,8 +4,10 @@ central list to edit).
 
 A builder is a pure function of the results table (and, when registered with
 ``tasks=True``, of the grid's tasks too) that returns a :class:`~matplotlib.figure.Figure`,
-``None`` when the table has nothing to show, or a mapping ``{file stem: Figure}`` when it
-draws several figures of one kind (one per stream, say).
+``None`` when the table has nothing to show, a mapping ``{file stem: Figure}`` when it
+draws several figures of one kind (one per stream, say), or a list of figures: the pages of
+one figure too large for a page (:func:`~olbench.figures.style.paged`), saved as ``<stem>``,
+``<stem>_2``, ...
 """
 
 from __future__ import annotations
@@ -63,6 +65,15 @@ def streams_with_final_weights(table: pd.DataFrame, tasks):
             yield number, stream, rows, seed
 
 
+def page_stems(stem: str, pages: list) -> dict:
+    """``{file stem: page}``: the first page keeps ``stem``, the next are ``<stem>_2`` ...
+
+    >>> list(page_stems("regret", ["a", "b", "c"]))
+    ['regret', 'regret_2', 'regret_3']
+    """
+    return {stem if i == 1 else f"{stem}_{i}": page for i, page in enumerate(pages, 1)}
+
+
 def figure(stem: str, *, order: float, caption: str | None = None, tasks: bool = False,
            **params) -> Callable:
     """Register the decorated builder as the figure ``stem`` (``params`` are passed to it);
@@ -99,6 +110,8 @@ def build_figures(table: pd.DataFrame, tasks=None,
         made = kind.build(table, tasks) if kind.tasks else kind.build(table)
         if isinstance(made, Mapping):
             out.update(made)
+        elif isinstance(made, list):       # pages of one figure (style.paged)
+            out.update(page_stems(kind.stem, made))
         elif made is not None:
             out[kind.stem] = made
     return out

@@ -15,21 +15,21 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from olbench import schema as col
+from olbench.figures.layout import figure_legend, finish_page, paged, panels
 from olbench.figures.registry import figure, streams_with_final_weights
 from olbench.figures.style import (
     BAND,
     LABELS,
-    figure_legend,
+    draw_bands,
     learner_styles,
     line_style,
-    panels,
+    seeds_text,
     styled,
     wrap,
 )
 from olbench.views import (
     display_name,
     drop_param,
-    groups,
     mean_band,
     one_per_learner,
     ordered,
@@ -49,7 +49,7 @@ def _regression(cp: pd.DataFrame) -> bool:
 @figure("avg_loss", order=25,
         caption=f"Regression: average loss L_t / t vs t per learner; {BAND}.")
 @styled
-def average_loss_figure(table: pd.DataFrame) -> Figure | None:
+def average_loss_figure(table: pd.DataFrame) -> Figure | list | None:
     """Average loss vs t (mean over seeds, 95% band), one panel per stream, log t; for
     regression tables (classification tables show mistakes instead)."""
     cp = per_checkpoint(table)
@@ -57,24 +57,22 @@ def average_loss_figure(table: pd.DataFrame) -> Figure | None:
         return None
     cp = one_per_learner(cp)   # the loss is the learner's: the same on every comparator's rows
     styles = learner_styles(table)
-    streams = ordered(cp["stream_label"])
-    fig, axes = panels(len(streams))
-    for ax, stream in zip(axes, streams):
-        band = mean_band(cp[cp["stream_label"].eq(stream)], col.AVG_LOSS, ["learner_label"])
-        for learner, g in groups(band, "learner_label"):
-            ax.plot(g[col.T], g["mean"], label=learner, **styles[learner])
-            ax.fill_between(g[col.T], g["lo"], g["hi"], color=styles[learner]["color"],
-                            alpha=0.18, linewidth=0)
-        ax.set_xscale("log")
-        ax.set_ylim(bottom=0)
-        ax.set_title(wrap(stream))
-        ax.set_xlabel(LABELS[col.T] + ", log scale")
-        ax.set_ylabel(LABELS[col.AVG_LOSS])
     loss = ", ".join(ordered(cp[col.LOSS])) if col.LOSS in cp else "?"
     seeds = cp[col.SEED].nunique()
-    fig.suptitle(f"Average {loss} loss (mean over {seeds} seed{'s' if seeds != 1 else ''})")
-    figure_legend(fig, axes, note=BAND)
-    return fig
+
+    def page(streams: list[str]) -> Figure:
+        fig, axes = panels(len(streams))
+        for ax, stream in zip(axes, streams):
+            draw_bands(ax, mean_band(cp[cp["stream_label"].eq(stream)], col.AVG_LOSS,
+                                     ["learner_label"]), styles)
+            ax.set_xscale("log")
+            ax.set_ylim(bottom=0)
+            ax.set_xlabel(LABELS[col.T] + ", log scale")
+            ax.set_ylabel(LABELS[col.AVG_LOSS])
+        return finish_page(fig, axes, streams,
+                           f"Average {loss} loss (mean over {seeds_text(seeds)})", note=BAND)
+
+    return paged(ordered(cp["stream_label"]), page)
 
 
 @styled

@@ -10,17 +10,24 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from olbench import schema as col
+from olbench.figures.layout import (
+    figure_legend,
+    keyed_panels,
+    paged,
+    panels,
+    title_panels,
+    with_shared,
+)
 from olbench.figures.registry import figure
 from olbench.figures.style import (
     BAND,
     LABELS,
-    LINESTYLES,
     chars,
-    figure_legend,
     learner_styles,
     line_style,
-    panels,
+    seeds_text,
     styled,
+    variant,
     wrap,
 )
 from olbench.views import (
@@ -75,7 +82,8 @@ def slope_text(t, mean) -> str:
 
 
 def _reference_lines(ax, t: np.ndarray, top: float) -> None:
-    """c·√t and c·log t through (t_max, ``top``): the two rates regret bounds promise."""
+    """c·√t and c·log t through (t_max, ``top``) over the rounds ``t`` of the panel's own
+    stream: the two rates regret bounds promise."""
     t = np.geomspace(max(t.min(), 1.0), t.max(), 50)
     end = t[-1]
     ax.plot(t, top * np.sqrt(t / end), color="0.55", linestyle=(0, (1, 2)), linewidth=1.0,
@@ -87,22 +95,25 @@ def _reference_lines(ax, t: np.ndarray, top: float) -> None:
 
 @figure("regret_loglog", order=20, loglog=True,
         caption="Regret vs t on log-log axes with √t and log t reference lines (grey) and the "
-                "regret bound where one was checked (dotted); the slope is a least-squares fit "
-                "of log regret vs log t over the second half of the checkpoints, over the "
-                "range of t stated (√t regret has slope 0.5). Non-positive regret cannot be "
-                "drawn and is left out.")
+                "regret bound where one was checked (dotted); each panel's key gives each "
+                "curve's slope, a least-squares fit of log regret vs log t over the second half "
+                "of the checkpoints, over the range of t stated (√t regret has slope 0.5). "
+                "Non-positive regret cannot be drawn and is left out.")
 @figure(col.REGRET, order=10,
         caption="Regret vs t per learner (one panel per stream); line: mean over seeds (each "
                 f"legend entry says over how many where the curves differ), {BAND}"
                 "; dotted: the regret bound where one was checked.")
 @styled
-def regret_figure(table: pd.DataFrame, *, loglog: bool = False) -> Figure | None:
-    """Regret vs t per learner, one panel per stream, mean over seeds with a 95% band, and
-    the regret bound (mean over seeds) of the learners that have one checked.
+def regret_figure(table: pd.DataFrame, *, loglog: bool = False) -> Figure | list | None:
+    """Regret vs t per learner, one panel per stream (pages of :func:`paged` beyond six),
+    mean over seeds with a 95% band, and the regret bound (mean over seeds) of the learners
+    that have one checked. A learner keeps its colour and marker in every panel; against a
+    second comparator it is drawn in its :func:`variant` (hollow markers, another line).
 
-    With ``loglog``, log-log axes, √t and log t reference lines and each learner's fitted
-    slope (second half of the checkpoints, range stated) in its legend entry, each panel's
-    legend below it; non-positive means are left out with a note."""
+    With ``loglog``, log-log axes, √t and log t reference lines over each stream's own rounds
+    and each curve's fitted slope (second half of the checkpoints, range stated) in the
+    panel's key; non-positive means are left out (counted in the key's title), and streams
+    without a positive mean are not drawn (named under the figure)."""
     every = per_checkpoint(table)
     if col.REGRET not in every or every[col.REGRET].notna().sum() == 0:
         return None
@@ -110,36 +121,56 @@ def regret_figure(table: pd.DataFrame, *, loglog: bool = False) -> Figure | None
     if loglog and not _any_positive_mean(cp):
         return None   # nothing to draw on log axes (e.g. a learner that beats the comparator)
     styles = learner_styles(table)
-    bounds = bound_curves(table, col.REGRET)
     comparators = ordered(cp[col.COMPARATOR])
-    many = len(comparators) > 1
     cp = cp.assign(comparator=cp[col.COMPARATOR].fillna("none").astype(str))
     seeds = seeds_per_curve(every, cp)
-    same = len(set(seeds.values())) == 1 and all(k == n for k, n in seeds.values())
     streams = ordered(cp["stream_label"])
-    fig, axes = panels(len(streams), size=(4.8, 4.6) if loglog else (4.8, 3.4))
-    for ax, stream in zip(axes, streams):
-        band = mean_band(cp[cp["stream_label"].eq(stream)], col.REGRET,
-                         ["learner_label", col.COMPARATOR])
-        dropped, top = 0, 0.0
+    left_out = [s for s in streams if loglog and not _any_positive_mean(
+        cp[cp["stream_label"].eq(s)])]
+    streams = [s for s in streams if s not in left_out]
+
+    def page(chosen: list[str]) -> Figure:
+        return _regret_page(table, cp, chosen, styles, comparators, loglog, left_out, seeds)
+
+    return paged(streams, page)
+
+
+def _regret_page(table, cp, streams, styles, comparators, loglog, left_out, seeds) -> Figure:
+    """One page of :func:`regret_figure`: the panels of ``streams``; ``seeds``: each curve's
+    (k, n) of :func:`seeds_per_curve`, stated per legend entry where the curves differ."""
+    same = len(set(seeds.values())) == 1 and all(k == n for k, n in seeds.values())
+    bounds = bound_curves(table, col.REGRET)
+    many = len(comparators) > 1
+    if loglog:   # each panel's slopes in a key of its own under it
+        curves = cp[cp["stream_label"].isin(streams)].groupby("stream_label")[
+            ["learner_label", col.COMPARATOR]].value_counts().groupby(level=0).size()
+        fig, axes, keys = keyed_panels(len(streams), int(curves.max()) + 1)
+    else:
+        fig, axes = panels(len(streams))
+        keys = [None] * len(axes)
+    for ax, key, stream in zip(axes, keys, streams):
+        mine = cp[cp["stream_label"].eq(stream)]
+        band = mean_band(mine, col.REGRET, ["learner_label", col.COMPARATOR])
+        dropped, top, slopes = 0, 0.0, []
         for (learner, comp), g in sorted(band.groupby(["learner_label", col.COMPARATOR]),
                                          key=lambda kv: tuple(map(natural_key, kv[0]))):
-            style = dict(styles[learner])
-            if many:
-                style["linestyle"] = LINESTYLES[comparators.index(comp) % len(LINESTYLES)]
+            # the learner's k-th comparator (of the table): its k-th variant in every panel
+            theirs = ordered(cp.loc[cp["learner_label"].eq(learner), col.COMPARATOR])
+            style = variant(styles[learner], theirs.index(comp))
             label = f"{learner} vs {display_name(comp)}" if many else learner
             if not same:   # the curves' means cover different numbers of seeds: say which
                 k, n = seeds[(stream, learner, comp)]
-                label += f" ({k} of {n} seeds)" if k < n else f" ({k} seeds)"
+                label += f" ({k} of {n} seeds)" if k < n else f" ({seeds_text(k)})"
             t, m, lo, hi = (g[c].to_numpy(float) for c in (col.T, "mean", "lo", "hi"))
+            slope = slope_text(t, m) if loglog else ""
             if loglog:
                 pos = m > 0
                 dropped += int((~pos).sum())
-                label += "  " + slope_text(t, m)
                 t, m, lo, hi = t[pos], m[pos], np.where(lo[pos] > 0, lo[pos], m[pos]), hi[pos]
                 top = max(top, m[-1]) if len(m) else top
-            ax.plot(t, m, label=label, **style)
+            (line,) = ax.plot(t, m, label=label, **style)
             ax.fill_between(t, lo, hi, color=style["color"], alpha=0.18, linewidth=0)
+            slopes.append((line, slope))
         drawn = bounds[bounds["stream_label"].eq(stream)]
         for (learner, name), g in drawn.groupby(["learner_label", col.BOUND_NAME]):
             t, b = g[col.T].to_numpy(float), g[col.BOUND].to_numpy(float)
@@ -147,37 +178,36 @@ def regret_figure(table: pd.DataFrame, *, loglog: bool = False) -> Figure | None
             ax.plot(t[keep], b[keep], label=f"{learner}: bound {name}",
                     **{**line_style(styles.get(learner, {"color": "0.2"})), "linestyle": ":",
                        "linewidth": 1.3})
-        if loglog and top <= 0:
-            ax.set_xscale("log")
-            ax.text(0.5, 0.5, "no positive mean regret:\nnothing to draw on log axes",
-                    transform=ax.transAxes, ha="center", va="center", color="0.35")
-        elif loglog:
+        if loglog:
             ax.set_xscale("log")
             ax.set_yscale("log")
-            if top > 0:
-                _reference_lines(ax, cp[col.T].to_numpy(float), top)
-            ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.18), ncols=1, fontsize=7)
-            if dropped:
-                ax.text(0.98, 0.02, f"{dropped} non-positive mean regret point(s) not shown",
-                        transform=ax.transAxes, ha="right", va="bottom", fontsize=7,
-                        color="0.35")
+            _reference_lines(ax, mine[col.T].to_numpy(float), top)
+            note = f"{dropped} point(s) ≤ 0 not drawn" if dropped else None
+            key.legend([h for h, _ in slopes], [s for _, s in slopes], title=note,
+                       loc="upper center", fontsize=7.5, title_fontsize=7.5,
+                       handlelength=1.8, borderaxespad=0)
         else:
             ax.axhline(0, color="0.3", linewidth=0.8)
-        ax.set_title(wrap(stream))
         ax.set_xlabel(LABELS[col.T])
-        ax.set_ylabel(LABELS[col.REGRET])
+        ax.set_ylabel(wrap(LABELS[col.REGRET], 30))
     loss = (", ".join(ordered(cp[col.LOSS])) or "?") if col.LOSS in cp else "?"
     named = [display_name(c) for c in comparators if c != "none"]
-    against = (f"comparator u = {named[0]}" if len(named) == 1 else
-               f"comparators {', '.join(named)}" if named else "no comparator")
-    k = next(iter(seeds.values()))[0]
-    over = f"{k} seed{'s' if k != 1 else ''}" if same else "the seeds each entry states"
-    fig.suptitle(wrap(f"Regret ({loss} loss) against {against}, mean over {over}",
-                      chars(fig, 11)))
+    over = seeds_text(next(iter(seeds.values()))[0]) if same else "the seeds each entry states"
+    shared = title_panels(fig, axes, streams, min(3, len(streams)))
+    for against in (f"comparator u = {named[0]}" if len(named) == 1 else
+                    ", ".join(named[:-1]) + f" and {named[-1]}" if named else "no comparator",
+                    "the comparator in each key entry"):   # when the list is too long
+        title = with_shared(f"Regret ({loss} loss) against {against}, mean over "
+                            f"{over}", shared, fig)
+        if title.count("\n") < 2:
+            break
+    fig.suptitle(title)
     if not loglog:
         figure_legend(fig, axes, note=BAND)
     else:
-        fig.supxlabel(wrap(BAND + "; slope: least-squares fit of log regret vs log t over "
-                           "the second half of the checkpoints (range of t in each entry)",
-                           chars(fig, 8)), fontsize=8, color="0.3")
+        figure_legend(fig, axes, note=BAND + "; slope in each panel: least-squares fit of log "
+                      "regret vs log t over the second half of the checkpoints")
+        if left_out:
+            fig.supxlabel(wrap("not drawn (no positive mean regret): " + "; ".join(left_out),
+                               chars(fig, 8)), fontsize=8, color="0.3")
     return fig

@@ -10,6 +10,7 @@ from matplotlib.figure import Figure
 from scipy import stats
 
 from olbench import schema as col
+from olbench.figures.layout import paged
 from olbench.figures.registry import figure
 from olbench.figures.style import PALETTE, styled, wrap
 from olbench.views import display_name, natural_key, per_checkpoint
@@ -58,29 +59,45 @@ def exponent_table(table: pd.DataFrame, tail: float = 0.5) -> pd.DataFrame:
               .reset_index(drop=True)
 
 
+#: At most this many rows (curves) per page of the figure.
+ROWS_PER_PAGE = 24
+
+
 @figure("regret_exponents", order=24,
-        caption="Fitted growth exponent a of regret ~ c T^a per stream and learner (log-log "
-                "least squares over the second half of the checkpoints, seeds pooled) with "
-                "its 95% confidence interval; 1 = linear, 0.5 = sqrt(T).")
+        caption="Fitted growth exponent a of regret ~ c T^a per curve (learner against its "
+                "comparator, on a stream; log-log least squares over the second half of the "
+                "checkpoints, seeds pooled) with its 95% confidence interval; 1 = linear, "
+                "0.5 = sqrt(T).")
 @styled
-def regret_exponents_figure(table: pd.DataFrame) -> Figure | None:
-    """Horizontal bars: each curve's exponent with its interval; dotted lines at 0.5 and 1."""
+def regret_exponents_figure(table: pd.DataFrame) -> Figure | list | None:
+    """Horizontal bars: each curve's exponent with its interval, one row per (stream,
+    learner, comparator), named by all three, coloured by stream; dotted lines at 0.5 and
+    1. More than :data:`ROWS_PER_PAGE` curves are drawn as pages."""
     ex = exponent_table(table)
     ex = ex.dropna(subset=["exponent"]) if not ex.empty else ex
     if ex.empty:
         return None
-    fig = Figure(figsize=(7.5, 0.9 + 0.32 * len(ex)), layout="constrained")
-    ax = fig.subplots()
-    y = np.arange(len(ex))[::-1]
     streams = list(dict.fromkeys(ex["stream"]))
-    colors = [PALETTE[streams.index(s) % len(PALETTE)] for s in ex["stream"]]
-    for yi, color, r in zip(y, colors, ex.itertuples()):
-        ax.errorbar([r.exponent], [yi], xerr=[[r.exponent - r.ci_low], [r.ci_high - r.exponent]],
-                    fmt="o", color=color, capsize=3)
-    for ref in (0.5, 1.0):
-        ax.axvline(ref, color="0.4", linestyle=":", linewidth=1)
-    ax.set_yticks(y, [wrap(f"{r.learner} on {r.stream}", 70) for r in ex.itertuples()],
-                  fontsize=7)
-    ax.set_xlabel("exponent a in regret ~ c T^a (95% CI)")
-    fig.suptitle("How fast regret grows (against each run's comparator)")
-    return fig
+    colors = dict(zip(streams, (PALETTE[i % len(PALETTE)] for i in range(len(streams)))))
+    seeds = int(ex["seeds"].max())
+
+    def page(rows: list[int]) -> Figure:
+        part = ex.loc[rows]
+        fig = Figure(figsize=(7.5, 1.3 + 0.42 * len(part)), layout="constrained")
+        ax = fig.subplots()
+        y = np.arange(len(part))[::-1]
+        for yi, r in zip(y, part.itertuples()):
+            ax.errorbar([r.exponent], [yi], xerr=[[r.exponent - r.ci_low],
+                                                  [r.ci_high - r.exponent]],
+                        fmt="o", color=colors[r.stream], capsize=3)
+        for ref in (0.5, 1.0):
+            ax.axvline(ref, color="0.4", linestyle=":", linewidth=1)
+        ax.set_yticks(y, [f"{wrap(f'{r.learner} vs {r.comparator}', 62)}\non {wrap(r.stream, 60)}"
+                          for r in part.itertuples()], fontsize=7.5)
+        ax.set_ylim(-0.6, len(part) - 0.4)
+        ax.set_xlabel("exponent a in regret ~ c T^a (95% CI)")
+        fig.suptitle(f"How fast regret grows against each curve's comparator ({seeds} "
+                     f"seed{'s' if seeds != 1 else ''} pooled)")
+        return fig
+
+    return paged(list(ex.index), page, per_page=ROWS_PER_PAGE)

@@ -13,9 +13,10 @@ from olbench import schema as col
 from olbench.comparators.best_shifting import BestShifting
 from olbench.component import parse_name
 from olbench.figures.drift import SWITCH_COLOR, switch_times
+from olbench.figures.layout import finish_page, paged, panels
 from olbench.figures.registry import figure
 from olbench.figures.regret import seeds_per_curve
-from olbench.figures.style import BAND, LABELS, figure_legend, learner_styles, panels, styled, wrap
+from olbench.figures.style import BAND, LABELS, learner_styles, seeds_text, styled, variant
 from olbench.views import display_name, mean_band, natural_key, per_checkpoint
 
 
@@ -30,11 +31,12 @@ def is_shifting(name) -> bool:
 
 @figure("regret_shifting", order=24, tasks=True,
         caption="Regret vs t on streams measured against a shifting comparator: solid, against "
-                "the best fixed predictor of every prefix (static regret); dashed, against the "
-                f"best sequence with at most k switches (shifting regret); mean over seeds, "
-                f"{BAND}; dotted vertical lines: the rounds where the target switches.")
+                "the best fixed predictor of every prefix (static regret); dashed with hollow "
+                "markers, against the best sequence with at most k switches (shifting "
+                f"regret); mean over seeds, {BAND}; dotted vertical lines: the rounds where the "
+                "target switches.")
 @styled
-def regret_shifting_figure(table: pd.DataFrame, tasks) -> Figure | None:
+def regret_shifting_figure(table: pd.DataFrame, tasks) -> Figure | list | None:
     """One panel per stream that has ``best_shifting`` rows: each learner in its colour,
     solid against the other comparators, dashed against the shifting one."""
     cp = per_checkpoint(table)
@@ -52,31 +54,35 @@ def regret_shifting_figure(table: pd.DataFrame, tasks) -> Figure | None:
     styles = learner_styles(table)
     seeds = seeds_per_curve(every, cp)
     same = len(set(seeds.values())) == 1 and all(k == n for k, n in seeds.values())
-    fig, axes = panels(len(streams), ncols=2, size=(6.0, 4.0))
-    for ax, stream in zip(axes, streams):
-        mine = cp[cp["stream_name"].eq(stream)]
-        band = mean_band(mine, col.REGRET, ["learner_label", col.COMPARATOR])
-        pairs = sorted(band.groupby(["learner_label", col.COMPARATOR]),
-                       key=lambda kv: tuple(map(natural_key, kv[0])))
-        for (learner, comp), g in pairs:
-            style = {**styles[learner], "linestyle": "--" if is_shifting(comp) else "-"}
-            kind = "shifting" if is_shifting(comp) else "static"
-            k, n = seeds[(mine["stream_label"].iloc[0], learner, comp)]
-            kind += "" if same else f", {k} of {n} seeds" if k < n else f", {k} seeds"
-            ax.plot(g[col.T], g["mean"], label=f"{learner} vs {display_name(comp)} ({kind})",
-                    **style)
-            ax.fill_between(g[col.T], g["lo"], g["hi"], color=style["color"], alpha=0.15,
-                            linewidth=0)
-        for i, t in enumerate(switches.get(stream, [])):
-            ax.axvline(t, color=SWITCH_COLOR, linestyle=":", linewidth=1.2,
-                       label="target switches" if i == 0 else None)
-        ax.axhline(0, color="0.3", linewidth=0.8)
-        ax.set_title(wrap(mine["stream_label"].iloc[0]))
-        ax.set_xlabel(LABELS[col.T])
-        ax.set_ylabel(LABELS[col.REGRET])
-    k = next(iter(seeds.values()))[0]
-    over = f"{k} seed{'s' if k != 1 else ''}" if same else "the seeds each entry states"
-    losses = ", ".join(sorted(cp.loc[cp["stream_name"].isin(streams), col.LOSS].dropna().unique()))
-    fig.suptitle(wrap(f"Static and shifting regret ({losses} loss), mean over {over}", 90))
-    figure_legend(fig, axes, note=BAND)
-    return fig
+    over = seeds_text(next(iter(seeds.values()))[0]) if same else "the seeds each entry states"
+
+    def page(chosen: list[str]) -> Figure:
+        fig, axes = panels(len(chosen), ncols=2, size=(6.0, 4.0))
+        for ax, stream in zip(axes, chosen):
+            mine = cp[cp["stream_name"].eq(stream)]
+            band = mean_band(mine, col.REGRET, ["learner_label", col.COMPARATOR])
+            curves = sorted(band.groupby(["learner_label", col.COMPARATOR]),
+                            key=lambda kv: tuple(map(natural_key, kv[0])))
+            for (learner, comp), g in curves:
+                # against the shifting comparator: hollow markers, dashed (its variant)
+                style = variant({**styles[learner], "linestyle": "-"}, int(is_shifting(comp)))
+                kind = "shifting" if is_shifting(comp) else "static"
+                k, n = seeds[(mine["stream_label"].iloc[0], learner, comp)]
+                kind += "" if same else f", {k} of {n} seeds" if k < n else f", {seeds_text(k)}"
+                ax.plot(g[col.T], g["mean"], label=f"{learner} vs {display_name(comp)} ({kind})",
+                        **style)
+                ax.fill_between(g[col.T], g["lo"], g["hi"], color=style["color"], alpha=0.15,
+                                linewidth=0)
+            for i, t in enumerate(switches.get(stream, [])):
+                ax.axvline(t, color=SWITCH_COLOR, linestyle=":", linewidth=1.2,
+                           label="target switches" if i == 0 else None)
+            ax.axhline(0, color="0.3", linewidth=0.8)
+            ax.set_xlabel(LABELS[col.T])
+            ax.set_ylabel(LABELS[col.REGRET])
+        losses = ", ".join(sorted(cp.loc[cp["stream_name"].isin(chosen), col.LOSS]
+                                  .dropna().unique()))
+        labels = [cp.loc[cp["stream_name"].eq(s), "stream_label"].iloc[0] for s in chosen]
+        return finish_page(fig, axes, labels, f"Static and shifting regret ({losses} loss), "
+                           f"mean over {over}", note=BAND, ncols=2)
+
+    return paged(streams, page, per_page=4)

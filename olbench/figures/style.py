@@ -1,6 +1,8 @@
 """The look shared by every figure: one matplotlib style (:data:`STYLE`), the learners'
-colours (:func:`learner_styles`, the same learner in the same colour everywhere), axis labels
-(:data:`LABELS`), panel grids, the figure-wide legend, text wrapping and saving (PNG + PDF).
+looks (:func:`learner_styles`: colour, marker and line style, no two learners of a table
+alike; :func:`variant` for one learner against other comparators or from other sources),
+axis labels (:data:`LABELS`), text wrapping and saving (PNG + PDF); how figures fit a page
+is :mod:`olbench.figures.layout`.
 
 Figures are built with :class:`matplotlib.figure.Figure` directly (no pyplot state: no backend
 to choose, nothing to close) inside :data:`STYLE` (:func:`styled`).
@@ -14,13 +16,11 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 
 import matplotlib as mpl
-import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
-from matplotlib.patches import Patch
 
 from olbench import schema as col
-from olbench.views import ok_rows, ordered, short_label
+from olbench.views import groups, ok_rows, ordered, short_label
 
 #: Learner colours: tab10 without its red, which is reserved for bound violations.
 PALETTE = ["#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f",
@@ -28,6 +28,9 @@ PALETTE = ["#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd", "#8c564b", "#e377c2", "#7
 LINESTYLES = ["-", "--", "-.", ":"]
 #: Learner markers: with the line styles, curves that lie on top of each other stay apart.
 MARKERS = ["o", "s", "^", "D", "v", "P", "X", "<", ">"]
+#: Marker fills of a learner's variants (other comparators, other sources): its colour and
+#: marker say which learner, the fill (and the line style) which variant.
+FILLS = ["full", "none", "top", "bottom", "left", "right"]
 #: Markers at about every 10th of the axis (in display space: also on log axes).
 MARK_EVERY = 0.1
 VIOLATION = "#d62728"
@@ -71,9 +74,23 @@ def styled(fn: Callable) -> Callable:
     return wrapper
 
 
+def style_of(i: int) -> dict:
+    """The ``i``-th look of the style table: colour ``i mod 9``, marker ``(i + i // 9) mod
+    9`` (the marker moves on by one at each round of the colours, so no colour and marker
+    pair repeats for the first 81 looks) and line style ``i mod 4``.
+
+    >>> looks = {(style_of(i)["color"], style_of(i)["marker"]) for i in range(81)}
+    >>> len(looks), style_of(9)["color"] == style_of(0)["color"], style_of(9)["marker"]
+    (81, True, 's')
+    """
+    return {"color": PALETTE[i % len(PALETTE)], "linestyle": LINESTYLES[i % len(LINESTYLES)],
+            "marker": MARKERS[(i + i // len(PALETTE)) % len(MARKERS)], "markevery": MARK_EVERY}
+
+
 def learner_styles(names: Iterable[str] | pd.DataFrame) -> dict[str, dict]:
-    """Colour, line style and marker per learner label, by sorted name: the same in every
-    figure, and no two learners alike in all three (curves that coincide stay visible).
+    """Colour, line style and marker per learner label, by sorted name (:func:`style_of`):
+    the same in every figure of a table, and no two learners alike in colour and marker
+    (curves that coincide stay visible; sixteen learners and more are told apart).
 
     ``names``: learner labels, or a results table (its ok rows' learners' display names,
     :func:`~olbench.views.short_label`, as the views label them).
@@ -85,21 +102,44 @@ def learner_styles(names: Iterable[str] | pd.DataFrame) -> dict[str, dict]:
     """
     if isinstance(names, pd.DataFrame):
         names = short_label(ok_rows(names), col.LEARNER)
-    return {n: {"color": PALETTE[i % len(PALETTE)],
-                "linestyle": LINESTYLES[i % len(LINESTYLES)],
-                "marker": MARKERS[i % len(MARKERS)], "markevery": MARK_EVERY}
-            for i, n in enumerate(ordered(names))}
+    return {n: style_of(i) for i, n in enumerate(ordered(names))}
+
+
+def variant(style: dict, k: int) -> dict:
+    """The ``k``-th variant of a learner's ``style`` (k = 0: the style itself): the same
+    colour and marker, the ``k``-th marker fill of :data:`FILLS` and the line style ``k``
+    places on (the learner against its ``k``-th comparator, or from the ``k``-th source).
+
+    >>> v = variant(style_of(0), 1); v["color"] == PALETTE[0], v["fillstyle"], v["linestyle"]
+    (True, 'none', '--')
+    """
+    if k == 0:
+        return dict(style)
+    start = LINESTYLES.index(style["linestyle"]) if style.get("linestyle") in LINESTYLES else 0
+    return {**style, "fillstyle": FILLS[k % len(FILLS)],
+            "linestyle": LINESTYLES[(start + k) % len(LINESTYLES)]}
+
+
+def draw_bands(ax, band: pd.DataFrame, styles: dict[str, dict]) -> None:
+    """Each learner's curve of ``band`` (columns ``t``, ``mean``, ``lo``, ``hi`` per
+    ``learner_label``, as :func:`~olbench.views.mean_band` gives them) in its look, its band
+    shaded in its colour."""
+    for learner, g in groups(band, "learner_label"):
+        ax.plot(g[col.T], g["mean"], label=learner, **styles[learner])
+        ax.fill_between(g[col.T], g["lo"], g["hi"], color=styles[learner]["color"],
+                        alpha=0.18, linewidth=0)
 
 
 def line_style(style: dict) -> dict:
     """A learner's style without its marker (for artists that take no markers)."""
-    return {k: v for k, v in style.items() if k not in ("marker", "markevery")}
+    return {k: v for k, v in style.items() if k not in ("marker", "markevery", "fillstyle")}
 
 
 # --------------------------------------------------------------------------- text
 def wrap(text: str, width: int = 52) -> str:
     """Break ``text`` after commas or spaces so that no line exceeds ``width`` (where it can):
-    long ``Name[a=1,b=2,...]`` names and prose alike.
+    long ``Name[a=1,b=2,...]`` names and prose alike; never inside ``$...$`` (mathtext
+    broken over two lines would be drawn as its source).
 
     >>> print(wrap("Noisy[n=500,d=5,gamma=0.1]", width=14))
     Noisy[n=500,
@@ -107,13 +147,17 @@ def wrap(text: str, width: int = 52) -> str:
     >>> print(wrap("regret against u = B[a=1,b=2]", width=16))
     regret against
     u = B[a=1,b=2]
+    >>> print(wrap("cumulative mistake rate $M_t / t$", width=26))
+    cumulative mistake rate
+    $M_t / t$
     """
     lines, line = [], ""
-    for token in re.findall(r"[^, ]+[, ]?|[, ]", str(text)):
+    for token in re.findall(r"\$[^$]*\$[, ]?|[^, ]+[, ]?|[, ]", str(text)):
         if line.strip() and len(line.rstrip()) + len(token.rstrip()) > width:
             lines.append(line.rstrip())
             line = ""
-        line += token
+        if line or token.strip():          # no line starts with the space after a comma
+            line += token
     return "\n".join(lines + [line.rstrip()])
 
 
@@ -122,38 +166,12 @@ def chars(fig: Figure, fontsize: float) -> int:
     return max(20, int(fig.get_figwidth() * 72 / (0.58 * fontsize)))
 
 
-# --------------------------------------------------------------------------- layout, saving
-def panels(n: int, *, ncols: int = 3, size=(4.8, 3.4), sharex=False) -> tuple[Figure, list]:
-    """A figure of ``n`` panels, ``ncols`` to a row (spare cells hidden); its visible axes."""
-    ncols = max(1, min(ncols, n))
-    nrows = int(np.ceil(n / ncols))
-    fig = Figure(figsize=(size[0] * ncols, size[1] * nrows + 0.6), layout="constrained")
-    axes = fig.subplots(nrows, ncols, squeeze=False, sharex=sharex).ravel()
-    for ax in axes[n:]:
-        ax.set_visible(False)
-    return fig, list(axes[:n])
+def seeds_text(count: int) -> str:
+    """``"3 seeds"``, ``"1 seed"``."""
+    return f"{count} seed{'s' if count != 1 else ''}"
 
 
-def figure_legend(fig: Figure, axes: list, note: str | None = None) -> None:
-    """One legend for the whole figure, below it: every label once, in drawing order. The
-    figure grows by the legend's height, so that a long legend (sixteen learners) does not
-    squash the panels above it."""
-    seen: dict[str, object] = {}
-    for ax in axes:
-        for h, lab in zip(*ax.get_legend_handles_labels()):
-            seen.setdefault(lab, h)
-    if not seen:
-        return
-    # the columns are sized by the entries; the note, last, may make its own column wider
-    longest = max(len(text) for text in seen) + 8        # + the handle and the gap
-    if note:
-        seen[note] = Patch(color="0.5", alpha=0.25)
-    ncols = max(1, min(3, len(seen), chars(fig, STYLE["legend.fontsize"]) // longest))
-    fig.legend(list(seen.values()), list(seen), loc="outside lower center", ncols=ncols)
-    rows = -(-len(seen) // ncols)
-    fig.set_figheight(fig.get_figheight() + rows * 1.5 * STYLE["legend.fontsize"] / 72)
-
-
+# --------------------------------------------------------------------------- saving
 @styled
 def save_figure(fig: Figure | None, path) -> list[Path]:
     """Write ``fig`` as ``<path>.png`` and ``<path>.pdf`` (a .png/.pdf suffix on ``path`` is

@@ -13,8 +13,9 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from olbench import schema as col
-from olbench.figures.registry import figure
-from olbench.figures.style import LABELS, figure_legend, learner_styles, panels, styled, wrap
+from olbench.figures.layout import finish_page, paged, panels
+from olbench.figures.registry import figure, page_stems
+from olbench.figures.style import LABELS, learner_styles, seeds_text, styled
 from olbench.views import (
     display_names,
     final_rows,
@@ -37,7 +38,7 @@ def sweep_metric(fin: pd.DataFrame) -> str | None:
 
 
 @styled
-def sweep_figure(table: pd.DataFrame, concept: str, param: str) -> Figure | None:
+def sweep_figure(table: pd.DataFrame, concept: str, param: str) -> Figure | list | None:
     """The final metric (mean over seeds, 95% error bars) against ``param`` of the
     ``concept`` ("stream" or "learner"), one line per learner, one panel per stream."""
     fin = final_rows(table)
@@ -55,33 +56,35 @@ def sweep_figure(table: pd.DataFrame, concept: str, param: str) -> Figure | None
     stats = rows.groupby(["panel", "series", "value"])[metric].agg(["mean", "std", "count"])
     stats = stats.reset_index()
     stats["half"] = 1.96 * stats["std"].fillna(0.0) / np.sqrt(stats["count"])
-    styles = learner_styles(table)
-    series_styles = {s: styles.get(s) or learner_styles(ordered(stats["series"]))[s]
-                     for s in ordered(stats["series"])}
-    names = ordered(stats["panel"])
-    fig, axes = panels(len(names), ncols=2, size=(5.2, 3.6))
+    # the learners' looks of the other figures, unless a series is named otherwise (without
+    # the swept parameter): then a look per series, so that no two of them are alike
+    styles, names = learner_styles(table), ordered(stats["series"])
+    series_styles = (styles if set(names) <= set(styles) else learner_styles(names))
     values = stats["value"].to_numpy(float)
     log_x = values.min() > 0 and values.max() / values.min() >= 20
-    for ax, name in zip(axes, names):
-        sub = stats[stats["panel"].eq(name)]
-        for series in ordered(sub["series"]):
-            g = sub[sub["series"].eq(series)].sort_values("value")
-            ax.errorbar(g["value"], g["mean"], yerr=g["half"], label=series, capsize=3,
-                        **{k: v for k, v in series_styles[series].items() if k != "markevery"})
-        if log_x:
-            ax.set_xscale("log")
-        ax.set_xticks(sorted(set(sub["value"])))
-        ax.set_xticklabels([f"{v:g}" for v in sorted(set(sub["value"]))])
-        ax.set_xlabel(f"{param} ({concept} parameter, swept)")
-        ax.set_ylabel(LABELS.get(metric, metric) + "\nat the final round")
-        ax.set_title(wrap(name))
-        if metric == col.MISTAKE_RATE:
-            ax.set_ylim(bottom=0)
     seeds = rows[col.SEED].nunique()
-    fig.suptitle(wrap(f"Final {metric.replace('_', ' ')} against {param} (mean over {seeds} "
-                      f"seed{'s' if seeds != 1 else ''})", 90))
-    figure_legend(fig, axes, note=INTERVAL)
-    return fig
+
+    def page(names: list[str]) -> Figure:
+        fig, axes = panels(len(names), ncols=2, size=(5.2, 3.6))
+        for ax, name in zip(axes, names):
+            sub = stats[stats["panel"].eq(name)]
+            for series in ordered(sub["series"]):
+                g = sub[sub["series"].eq(series)].sort_values("value")
+                ax.errorbar(g["value"], g["mean"], yerr=g["half"], label=series, capsize=3,
+                            **{k: v for k, v in series_styles[series].items()
+                               if k != "markevery"})
+            if log_x:
+                ax.set_xscale("log")
+            ax.set_xticks(sorted(set(sub["value"])))
+            ax.set_xticklabels([f"{v:g}" for v in sorted(set(sub["value"]))])
+            ax.set_xlabel(f"{param} ({concept} parameter, swept)")
+            ax.set_ylabel(LABELS.get(metric, metric) + "\nat the final round")
+            if metric == col.MISTAKE_RATE:
+                ax.set_ylim(bottom=0)
+        return finish_page(fig, axes, names, f"Final {metric.replace('_', ' ')} against {param} "
+                           f"(mean over {seeds_text(seeds)})", note=INTERVAL, ncols=2)
+
+    return paged(ordered(stats["panel"]), page, per_page=4)
 
 
 @figure("sweep", order=45,
@@ -98,6 +101,8 @@ def sweep_figures(table: pd.DataFrame) -> dict[str, Figure]:
     for concept, param in swept:
         stem = f"sweep_{param}" if params.count(param) == 1 else f"sweep_{concept}_{param}"
         fig = sweep_figure(table, concept, param)
-        if fig is not None:
+        if isinstance(fig, list):
+            out.update(page_stems(stem, fig))
+        elif fig is not None:
             out[stem] = fig
     return out

@@ -46,6 +46,8 @@ class Experts(InMemoryStream, key="experts"):
     """
 
     task: ClassVar[str] = "oco"
+    #: N is named even at its default: panels and tables of several N must say which is which
+    display_params = ("N",)
     constraints = {"n": Interval(1, math.inf, integer=True),
                    "N": Interval(1, math.inf, integer=True),
                    "p_best": Interval(0, 1), "gap": Interval(0, 1), "mode": OneOf(*MODES),
@@ -61,6 +63,18 @@ class Experts(InMemoryStream, key="experts"):
         self.mode = mode
         self.switches = switches
         self.seed = seed
+
+    @classmethod
+    def display_shown(cls, params):
+        """N always; the number of switches exactly when the good expert switches.
+
+        >>> Experts(n=100, mode="switching").display_name, Experts(n=100).display_name
+        ('Experts (n=100, N=10, mode=switching, switches=3)', 'Experts (n=100, N=10)')
+        """
+        switching = params.get("mode", cls.param_defaults()["mode"]) == "switching"
+        shown = [k for k in super().display_shown(params) if k != "switches" or switching]
+        return shown + (["switches"] if switching and "switches" in params
+                        and "switches" not in shown else [])
 
     def validate(self):
         super().validate()

@@ -1,0 +1,384 @@
+"""The figure lint (olbench/figures/lint.py): first that each of its checks fires on a figure
+that has the defect and stays quiet on one that has not; then the rule it enforces: every
+registered figure kind, and compare.png, drawn from the tables of small real grids run here,
+passes it, every page of it. A new figure kind without a table here fails the coverage test.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from matplotlib.figure import Figure
+
+from olbench import figures
+from olbench.figures.lint import MAX_SIZE, lint
+
+
+def _kinds(problems: list[str]) -> set[str]:
+    return {p.split(":", 1)[0] for p in problems}
+
+
+# --------------------------------------------------------------------------- the checks
+def test_a_clean_figure_has_no_problems():
+    fig = Figure(figsize=(6, 4), layout="constrained")
+    axes = fig.subplots(1, 2)
+    for ax in axes:
+        ax.plot([1, 2, 3], [1, 2, 3], color="C0", marker="o", label="a")
+        ax.plot([1, 2, 3], [3, 2, 1], color="C1", marker="s", label="b")
+        ax.set_title("panel")
+        ax.set_xlabel("t")
+    fig.suptitle("two panels")
+    fig.legend(*axes[0].get_legend_handles_labels(), loc="outside lower center", ncols=2)
+    assert lint(fig) == []
+
+
+def test_a_legend_past_the_edge_is_outside():
+    fig = Figure(figsize=(3, 2.5), layout="constrained")
+    ax = fig.subplots()
+    ax.plot([1, 2], [1, 2], label="a label far too long for a figure three inches wide, cut")
+    ax.legend(loc="upper left", bbox_to_anchor=(-0.4, 1.0))
+    problems = lint(fig)
+    assert any(p.startswith("outside: legend 1") for p in problems), problems
+
+
+def test_legends_and_texts_drawn_over_each_other_overlap():
+    fig = Figure(figsize=(5, 4), layout="constrained")
+    ax = fig.subplots()
+    ax.plot([1, 2], [1, 2], label="first")
+    ax.plot([1, 2], [2, 1], label="second", linestyle="--")
+    ax.legend(loc="center")
+    fig.legend(loc="center")                       # a second legend over the first
+    ax.text(1.5, 1.5, "a note under the legends", ha="center", va="center")
+    problems = [p for p in lint(fig) if p.startswith("overlap")]
+    assert any("legend 1 and legend 2" in p for p in problems), problems
+    assert any("'a note under the legends'" in p for p in problems), problems
+
+
+def test_a_figure_larger_than_a_page_is_too_large():
+    fig = Figure(figsize=(MAX_SIZE[0] + 2, 4))
+    fig.subplots().plot([1, 2], [1, 2])
+    assert [p for p in lint(fig) if p.startswith("size")] == [
+        f"size: {MAX_SIZE[0] + 2:.1f} × 4.0 in, larger than 10 × 12 in"]
+
+
+def test_two_series_alike_in_one_axes_and_one_learner_restyled_across_panels():
+    fig = Figure(figsize=(7, 3), layout="constrained")
+    left, right = fig.subplots(1, 2)
+    # same colour and marker; only the line style differs: still alike
+    left.plot([1, 2], [1, 2], color="C0", marker="o", linestyle="-", label="ALMA")
+    left.plot([1, 2], [2, 1], color="C0", marker="o", linestyle="--", label="PA-II")
+    right.plot([1, 2], [1, 2], color="C1", marker="s", label="ALMA")      # another look
+    right.plot([1, 2], [2, 1], color="C2", marker="^", fillstyle="none", label="PA-II")
+    problems = lint(fig)
+    assert any(p.startswith("alike: axes 1: 'ALMA' and 'PA-II'") for p in problems), problems
+    assert {p for p in problems if p.startswith("restyled")} == {
+        "restyled: 'ALMA' is drawn in 2 looks across the panels",
+        "restyled: 'PA-II' is drawn in 2 looks across the panels"}
+    # a hollow marker is a look of its own (a learner against a second comparator)
+    fig = Figure(figsize=(4, 3), layout="constrained")
+    ax = fig.subplots()
+    ax.plot([1, 2], [1, 2], color="C0", marker="o", label="A vs u")
+    ax.plot([1, 2], [2, 1], color="C0", marker="o", fillstyle="none", label="A vs v")
+    assert lint(fig) == []
+
+
+def test_a_legend_of_one_colour_for_several_series_is_alike():
+    fig = Figure(figsize=(7, 3), layout="constrained")
+    axes = fig.subplots(1, 2)
+    for ax, name in zip(axes, ("x", "y")):    # each panel restarts the colour cycle
+        ax.plot([1, 2], [1, 2], color="C0", label=f"run {name}")
+    fig.legend(loc="outside lower center")
+    problems = lint(fig)
+    assert "alike: legend 1: 'run x' and 'run y' look the same (#1f77b4, no marker, solid)" \
+        in problems
+
+
+def test_an_empty_panel_is_empty_but_a_key_without_axis_is_not():
+    fig = Figure(figsize=(7, 3), layout="constrained")
+    full, empty, key = fig.subplots(1, 3)
+    full.plot([1, 2], [1, 2])
+    empty.axhline(0)                     # a reference line is not data
+    empty.set_title("LinearRegression")
+    empty.text(0.5, 0.5, "nothing here", transform=empty.transAxes)
+    key.set_axis_off()
+    assert [p for p in lint(fig) if p.startswith("empty")] == [
+        "empty: axes 2 ('LinearRegression') shows no data"]
+
+
+def test_repeated_tick_labels_small_fonts_long_titles_and_broken_math():
+    fig = Figure(figsize=(6, 4), layout="constrained")
+    ax = fig.subplots()
+    ax.errorbar([0.5, 0.7], [0, 1], xerr=0.1, fmt="o")
+    ax.set_yticks([0, 1], ["AROW on Drift", "AROW on Drift"])
+    ax.text(0.6, 0.5, "6 pt", fontsize=6)
+    ax.set_xlabel("cumulative mistake rate $M_t\n/ t$")     # wrapped inside the math
+    fig.suptitle("one\ntwo\nthree")
+    problems = lint(fig)
+    assert "math: 'cumulative mistake rate $M_t / t$' has a line with an odd number of $" \
+        in problems
+    assert "ticks: axes 1: the y tick label 'AROW on Drift' appears 2 times" in problems
+    assert "font: 1 text(s) below 7 pt, e.g. '6 pt' at 6 pt" in problems
+    assert "font: title 'one two three' has 3 lines (at most 2)" in problems
+
+
+def test_a_layout_that_does_not_fit_is_a_layout_problem():
+    fig = Figure(figsize=(2, 1.2), layout="constrained")
+    for ax in fig.subplots(3, 3).ravel():
+        ax.plot([1, 2], [1, 2])
+        ax.set_ylabel("a long label\non two lines")
+        ax.set_title("a title")
+    assert any(p.startswith("layout: constrained_layout not applied") for p in lint(fig))
+
+
+def test_lint_keeps_the_figure_usable(tmp_path):
+    fig = Figure(figsize=(4, 3), dpi=72)
+    fig.subplots().plot([1, 2], [1, 2])
+    lint(fig)
+    assert fig.dpi == 72
+    fig.savefig(tmp_path / "f.png")
+    fig.savefig(tmp_path / "f.pdf")
+    assert (tmp_path / "f.pdf").read_bytes()[:5] == b"%PDF-"
+
+
+# --------------------------------------------------------------------------- real tables
+def _run(grid: dict, seeds, tmp: Path, checkpoints=8, spacing: str = "log") -> tuple:
+    from olbench.grid import run_grid
+    from olbench.tasks import expand
+
+    tasks = expand(grid, seeds=seeds, checkpoints=checkpoints, spacing=spacing)
+    table = run_grid(tasks, tmp, n_jobs=1, backend="sequential", progress=False)
+    assert (table["status"] == "ok").all(), table.loc[table["status"] != "ok", "status"].iloc[0]
+    return table, tasks
+
+
+MIXED = {"blocks": [
+    # classification: margins swept (sweep_gamma), 2-D (boundaries), Novikoff's bound
+    {"streams": [{"key": "separable", "params": {"n": 300, "d": 2},
+                  "sweep": {"gamma": [0.1, 0.2]}},
+                 {"key": "noisy", "params": {"n": 300, "d": 2, "flip_rate": 0.1}}],
+     "learners": ["perceptron", {"key": "pa", "params": {"variant": "pa1"}}, "arow",
+                  {"key": "ogd", "params": {"loss": "hinge", "radius": 1.0}}],
+     "comparators": ["max_margin", {"key": "best_fixed", "params": {"loss": "hinge"}}]},
+    # regression among them (no mistakes: no empty panel for it) and an OCO block of other
+    # horizons (each regret panel's axis follows its own stream)
+    {"streams": [{"key": "linear_regression", "params": {"n": 200, "d": 3}}],
+     "learners": [{"key": "ogd", "params": {"loss": "squared", "radius": 1.0, "eta": 0.1}}],
+     "comparators": [{"key": "prefix_best", "params": {"loss": "squared", "radius": 1.0}}]},
+    {"streams": [{"key": "alternating", "params": {"n": 2000}}],
+     "learners": [{"key": "ftl", "params": {"domain": "box"}},
+                  {"key": "ftrl", "params": {"domain": "box", "schedule": "sqrt"}}],
+     "comparators": [{"key": "best_point",
+                      "params": {"loss": "linear", "domain": "box", "radius": 1.0}}]},
+    {"streams": [{"key": "experts", "params": {"n": 3000}, "sweep": {"N": [2, 10]}}],
+     "learners": [{"key": "hedge", "params": {"schedule": "anytime"}},
+                  {"key": "hedge", "params": {"schedule": "horizon", "horizon": 3000}}],
+     "comparators": [{"key": "best_point", "params": {"loss": "linear", "domain": "simplex"}}]},
+]}
+
+DRIFT = {"streams": [{"key": "drift", "params": {"n": 400, "d": 3, "mode": "switch",
+                                                  "switch_at": [200]}}],
+         "learners": ["perceptron", {"key": "pa", "params": {"variant": "pa1"}}],
+         "comparators": [{"key": "prefix_best", "params": {"loss": "hinge"}},
+                         {"key": "best_shifting", "params": {"loss": "hinge"}}]}
+
+REGRESSION = {"streams": [{"key": "sinc", "params": {"n": 60}}],
+              "learners": ["pa_regression", {"key": "pa_regression", "params": {"C": 0.1}}]}
+
+OUTLIERS = {"streams": [{"key": "outliers",
+                         "params": {"n": 80, "d": 3, "shift": 2.0, "offset": 3.0, "bias": True},
+                         "sweep": {"bias_value": [1.0, 3.0], "outlier_fraction": [0.0, 0.1],
+                                   "flip_rate": [0.0, 0.2]}}],
+            "learners": [{"key": "pa", "sweep": {"variant": ["pa", "pa1"]}}, "arow"]}
+
+#: LIBOL's sixteen binary learners (conf/experiment/libol_table.yaml), on one small stream
+SIXTEEN = {"streams": [{"key": "noisy", "params": {"n": 150, "d": 5, "flip_rate": 0.1}}],
+           "learners": ["perceptron", "romma", "aromma", "alma", "ogd",
+                        {"key": "pa", "sweep": {"variant": ["pa", "pa1", "pa2"]}}, "sop", "cw",
+                        "iellip", "arow", "narow", "nherd", "scw", "scw2"]}
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory) -> dict[str, tuple]:
+    """The small real grids, by name: (table, tasks)."""
+    from hydra import compose, initialize_config_dir
+
+    from olbench.cli import build_tasks
+    from olbench.grid import run_task
+
+    tmp = tmp_path_factory.mktemp("lint")
+    out = {"mixed": _run(MIXED, (0, 1, 2), tmp / "mixed"),
+           "drift": _run(DRIFT, (0, 1), tmp / "drift", spacing="linear"),
+           "regression": _run(REGRESSION, (0, 1), tmp / "regression"),
+           "outliers": _run(OUTLIERS, (0, 1, 2), tmp / "outliers", checkpoints=2),
+           "sixteen": _run(SIXTEEN, (0,), tmp / "sixteen")}
+    conf = Path(__file__).resolve().parents[1] / "conf"
+    with initialize_config_dir(config_dir=str(conf), version_base=None):
+        cfg = compose(config_name="config",
+                      overrides=["experiment=textbook_sugiyama", "grid.seeds=[0,1]"])
+    _, tasks = build_tasks(cfg, ["experiment=textbook_sugiyama"])
+    tasks = [dataclasses.replace(t, comparators=(), checkpoints=2) for t in tasks]
+    out["textbook"] = (pd.concat([run_task(t) for t in tasks], ignore_index=True), tasks)
+    return out
+
+
+@pytest.fixture(scope="module")
+def drawn(runs) -> dict[str, tuple[str, Figure]]:
+    """Every figure each table supports, by file stem: (table name, figure)."""
+    out = {}
+    for name, (table, tasks) in runs.items():
+        for stem, fig in figures.build_figures(table, tasks).items():
+            out[f"{name}/{stem}"] = (stem, fig)
+    return out
+
+
+def _kind_of(stem: str) -> str:
+    """The registered figure kind a file stem belongs to (sweep_gamma -> sweep, regret_2 ->
+    regret, regret_loglog -> regret_loglog)."""
+    kinds = [k for k in figures.FIGURES if stem == k or stem.startswith(k + "_")]
+    return max(kinds, key=len)
+
+
+def test_every_registered_figure_kind_is_drawn_from_a_real_table(drawn):
+    assert set(figures.FIGURES) <= {_kind_of(stem) for stem, _ in drawn.values()}
+
+
+def test_every_figure_kind_has_a_caption():
+    assert set(figures.captions()) == set(figures.FIGURES)
+
+
+
+
+@pytest.mark.parametrize("case", ["mixed", "drift", "regression", "outliers", "sixteen",
+                                  "textbook"])
+def test_every_figure_of_the_table_passes_the_lint(case, drawn):
+    problems = {key: lint(fig) for key, (_, fig) in drawn.items() if key.startswith(case + "/")}
+    assert problems
+    assert {key: p for key, p in problems.items() if p} == {}
+
+
+def test_compare_png_passes_the_lint_with_its_rate_axis_on_the_curves(runs, tmp_path):
+    """Two runs of the classification block (seeds 0 and 1 against seed 2), compared: the
+    mistake-rate axis is scaled to the curves past the first rounds, not 0 to 1."""
+    from olbench.comparison import compare_figure
+    from olbench.figures.libol import RATE_FROM
+
+    table, _ = runs["mixed"]
+    tables = {"a/first": table[table["seed"] < 2], "b/second": table[table["seed"] == 2]}
+    fig = compare_figure(tables, "mistake_rate")
+    assert lint(fig) == []
+    ok = table[table["status"].eq("ok") & table["mistake_rate"].notna()]
+    late = ok[ok["t"] >= RATE_FROM * ok.groupby("stream")["t"].transform("max")]
+    for ax in fig.axes:
+        low, high = ax.get_ylim()
+        assert high < 0.9 and high - low < 1.0 - 0.2      # not the whole 0-1 range
+        assert low <= late["mistake_rate"].min() + 1e-9 or low > 0
+
+
+# --------------------------------------------------------------------------- beyond the lint
+def test_each_regret_panel_spans_its_own_streams_rounds(runs):
+    """The √t and log t references follow each stream's own rounds: a panel of a 300-round
+    stream does not run to the 3000 rounds of another."""
+    from olbench.figures import regret
+
+    table, _ = runs["mixed"]
+    made = regret.regret_figure(table, loglog=True)
+    pages = made if isinstance(made, list) else [made]
+    n = {r.stream_label: r.t for r in views_final(table).itertuples()}
+    for fig in pages:
+        for ax in fig.axes:
+            if ax.axison and ax.get_title():
+                stream = ax.get_title().replace("\n", " ")
+                assert ax.get_xlim()[1] <= 2.0 * n[stream], stream
+
+
+def views_final(table: pd.DataFrame) -> pd.DataFrame:
+    from olbench.views import per_checkpoint
+
+    cp = per_checkpoint(table)
+    return cp.groupby("stream_label", as_index=False)["t"].max()
+
+
+def test_regret_against_its_bound_keeps_the_small_curve_readable(runs):
+    """FTL's regret grows like T, FTRL's like √T: on one linear axis FTRL is a flat line at
+    zero. Its panel is drawn on log axes, where FTRL's curve spans a good part of the
+    height; the Experts panels name N."""
+    from olbench.figures import regret_bounds
+
+    table, _ = runs["mixed"]
+    made = regret_bounds.regret_vs_bound_figure(table)
+    axes = [ax for fig in (made if isinstance(made, list) else [made]) for ax in fig.axes]
+    titles = {ax.get_title().replace("\n", " "): ax for ax in axes}
+    alternating = next(ax for t, ax in titles.items() if t.startswith("Alternating"))
+    ftrl = next(ln for ln in alternating.get_lines() if ln.get_label().startswith("FTRL")
+                and ln.get_label().endswith(": regret"))
+    points = np.column_stack([np.asarray(v, float) for v in ftrl.get_data()])
+    pixels = alternating.transData.transform(points)
+    assert np.ptp(pixels[:, 1]) > 0.3 * alternating.bbox.height
+    experts = sorted(t for t in titles if t.startswith("Experts"))
+    assert [t.split(" (log-log)")[0] for t in experts] == [
+        "Experts (n=3000, N=10)", "Experts (n=3000, N=2)"]
+
+
+def test_exponent_rows_name_learner_comparator_and_stream_once_each(runs):
+    from olbench.figures.regret_exponents import exponent_table, regret_exponents_figure
+
+    table, _ = runs["drift"]
+    ex = exponent_table(table).dropna(subset=["exponent"])
+    fig = regret_exponents_figure(table)
+    (ax,) = fig.axes
+    labels = [t.get_text() for t in ax.get_yticklabels()]
+    assert len(labels) == len(set(labels)) == len(ex)
+    for r in ex.itertuples():      # each curve's row names its comparator
+        assert sum(r.comparator in s.replace("\n", " ") and r.learner in s for s in labels) == 1
+
+
+def test_the_heatmap_says_when_three_seeds_cannot_give_a_star(runs):
+    from olbench.figures.outlier_heatmap import heatmap_cells, smallest_p, star_note
+
+    table, _ = runs["outliers"]
+    cells, _, _ = heatmap_cells(table)
+    assert cells["k"].max() == 3 and cells["p_holm"].min() >= 0.25
+    assert smallest_p(3) == 0.25                     # 2 / 2^3: all three of one sign
+    note = star_note(cells)
+    assert note.startswith("no cell can be starred: with 3 seeds")
+    fig = figures.build_figures(table, only=["outlier_heatmap"])["outlier_heatmap"]
+    assert "no cell can be starred" in fig.get_supxlabel().replace("\n", " ")
+    # 10 seeds: 2 / 2^10 times the cells of this grid is below 5 %; a star is possible
+    assert len(cells) * 2 / 2**10 < 0.05 and star_note(cells.assign(k=10)) is None
+
+
+def test_sixteen_learners_and_more_differ_in_colour_and_marker():
+    """LIBOL's sixteen (and up to 81 learners): no two alike in colour and marker, so the
+    line style is never all that tells two curves apart."""
+    from olbench.figures.style import learner_styles
+
+    for count in (16, 81):
+        styles = learner_styles([f"learner {i:02d}" for i in range(count)])
+        assert len({(s["color"], s["marker"]) for s in styles.values()}) == count
+        assert len({(s["color"], s["marker"], s["linestyle"]) for s in styles.values()}) == count
+
+
+def test_a_pa_variant_near_pa_in_every_cell_is_named_not_drawn(runs):
+    """PA-I is drawn beside PA only where some cell's AROW − PA differs by more than the
+    tolerance; the largest difference, from the table's final rows, decides."""
+    from olbench.figures.outlier_heatmap import CELL, drawn_variants, heatmap_cells
+    from olbench.views import final_rows
+
+    table, _ = runs["outliers"]
+    cells, _, varying = heatmap_cells(table)
+    fin = final_rows(table)
+    rates = fin.pivot_table(index=["stream_name", "seed"], columns="learner_name",
+                            values="clean_mistake_rate")
+    pa = next(n for n in rates if n.startswith("PA[") and "variant=pa]" in n)
+    pa1 = next(n for n in rates if n.startswith("PA[") and "variant=pa1]" in n)
+    # AROW − PA and AROW − PA-I differ by PA-I − PA: its largest mean over a cell's seeds
+    gap = (rates[pa1] - rates[pa]).groupby(level="stream_name").mean().abs().max() * 100
+    drawn, note = drawn_variants(cells, [*varying, *CELL], tolerance=gap + 1e-6)
+    assert len(drawn) == 1 and note == f"PA-I (C=1) within {gap:.1f} pp of PA in every cell " \
+        "(not drawn)"
+    drawn, note = drawn_variants(cells, [*varying, *CELL], tolerance=gap - 1e-6)
+    assert len(drawn) == 2 and note == ""
