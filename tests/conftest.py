@@ -6,6 +6,10 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 
+#: not collected for doctests: importing it registers a comparator for the tests that count
+#: solves (tests/test_fits.py), which the registry-wide contract tests must not see
+collect_ignore = ["counting.py"]
+
 # Tests never download: olbench's data lookup stays offline in this process and in every
 # olbench process a test starts (a test of downloads unsets it around a local server).
 os.environ["OLBENCH_OFFLINE"] = "1"
