@@ -221,6 +221,12 @@ def _unknown_keys(cfg: DictConfig) -> list[str]:
     return lines
 
 
+def invalid_configuration(problems: Sequence[str]) -> str:
+    """Problems as one message: ``invalid configuration (2 problems):`` and one per line."""
+    return (f"invalid configuration ({len(problems)} problem{'s' * (len(problems) > 1)}):\n  "
+            + "\n  ".join(p.replace("\n", "\n    ") for p in problems))
+
+
 #: a component group on the command line -> the grid's list of that group
 GRID_LISTS = {"stream": "streams", "learner": "learners", "comparator": "comparators"}
 

@@ -237,6 +237,14 @@ plus stream.negative_label=<class> for a pair (the other rows are dropped)
                 raise ValueError(f"{option}={value!r} is not a label of dataset {card.name!r}: "
                                  f"its labels are {card.labels} (olbench --datasets)")
 
+    def known_rounds(self) -> int | None:
+        """The card's rows of the parts read (unknown for a pair of classes, which drops
+        the rows of the others, and where the card does not say)."""
+        rows = [self.card.parts()[part].rows for part in self._part_names()]
+        if self.negative_label is not None or None in rows:
+            return None
+        return sum(rows)
+
     def _part_names(self) -> list[str]:
         return {"train": ["train"], "test": ["test"]}.get(self.split, ["train", "test"])
 
