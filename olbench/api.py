@@ -96,7 +96,7 @@ def _seeds_literal(seeds: Iterable[int]) -> str:
     seeds = [int(s) for s in seeds]
     step = seeds[1] - seeds[0] if len(seeds) > 1 else 0
     if len(seeds) > 10 and step > 0 and seeds == list(range(seeds[0], seeds[-1] + 1, step)):
-        return f"range({seeds[0]},{seeds[-1] + 1},{step})"
+        return f"range({seeds[0]},{seeds[-1] + step},{step})"
     return _literal(seeds)
 
 

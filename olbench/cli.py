@@ -21,7 +21,7 @@ from omegaconf import DictConfig, ListConfig, OmegaConf
 
 from olbench import schema as col
 from olbench.failures import ResultsNotWritten, failure_lines
-from olbench.grid import run_grid
+from olbench.grid import SchedulerUnreachable, run_grid
 from olbench.index import record
 from olbench.interrupt import Terminated, terminate_as_interrupt
 from olbench.results import RunStore
@@ -206,7 +206,8 @@ def _write_results(cfg: DictConfig, overrides: Sequence[str], name: str, tasks: 
         with terminate_as_interrupt():
             table = run_grid(tasks, folder, n_jobs=cfg.run.n_jobs, backend=cfg.run.backend,
                              scheduler=cfg.run.scheduler, force=cfg.run.force,
-                             progress=cfg.run.progress, batch_size=cfg.run.batch_size)
+                             progress=cfg.run.progress, batch_size=cfg.run.batch_size,
+                             scheduler_timeout=cfg.run.get("scheduler_timeout", 5.0))
     except (KeyboardInterrupt, Terminated) as stop:
         saved = len(RunStore(folder).finished() & {t.run_id for t in tasks})
         print(f"\ninterrupted{' (SIGTERM)' if isinstance(stop, Terminated) else ''}: {saved} of "
@@ -326,6 +327,9 @@ def _hydra_main(cfg: DictConfig) -> None:
     except ResultsNotWritten as error:
         print(f"olbench: {error}", file=sys.stderr)
         status = 1
+    except SchedulerUnreachable as error:
+        print(f"olbench: {error}", file=sys.stderr)
+        status = 2
     if status:
         sys.exit(status)
 

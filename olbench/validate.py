@@ -196,13 +196,19 @@ def _seconds(v: Any) -> str | None:
     return None if ok else "must be a number of seconds >= 0"
 
 
+def _positive_seconds(v: Any) -> str | None:
+    ok = not isinstance(v, bool) and isinstance(v, (int, float)) and 0 < v < float("inf")
+    return None if ok else "must be a number of seconds > 0"
+
+
 #: run.<option> -> its check (options a config may lack are skipped)
 RUN_CHECKS: dict[str, Callable[[Any], str | None]] = {
     "n_jobs": _n_jobs, "backend": _backend, "batch_size": _batch_size,
     "seeds": seeds_problem, "checkpoints": _checkpoints, "checkpoint_spacing": _spacing,
     "output_dir": writable_folder_problem, "cache_dir": _cache_dir,
     "force": _flag, "progress": _flag, "figures": _figures, "comparators": _flag, "bounds": _flag,
-    "scheduler": _optional_text, "name": _run_name, "solver_time_limit": _seconds}
+    "scheduler": _optional_text, "name": _run_name, "solver_time_limit": _seconds,
+    "scheduler_timeout": _positive_seconds}
 
 
 def _unknown_keys(cfg: DictConfig) -> list[str]:
@@ -222,8 +228,11 @@ def _unknown_keys(cfg: DictConfig) -> list[str]:
 
 
 def invalid_configuration(problems: Sequence[str]) -> str:
-    """Problems as one message: ``invalid configuration (2 problems):`` and one per line."""
-    return (f"invalid configuration ({len(problems)} problem{'s' * (len(problems) > 1)}):\n  "
+    """Problems as one message: one problem as it is; several under ``invalid
+    configuration (2 problems):``, one per line."""
+    if len(problems) == 1:
+        return problems[0]
+    return (f"invalid configuration ({len(problems)} problems):\n  "
             + "\n  ".join(p.replace("\n", "\n    ") for p in problems))
 
 
