@@ -23,6 +23,7 @@ import shutil
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from olbench.datasets.cards import CARDS, Card, DataFile
 
@@ -98,18 +99,20 @@ def offline() -> bool:
 
 
 # ------------------------------------------------------------------------------ checksums
+def _blocks(path: str | Path, size: int = 1 << 20):
+    """A file's bytes, streamed in blocks of ``size``."""
+    with open(path, "rb") as f:
+        yield from iter(lambda: f.read(size), b"")
+
+
 def text_sha256(path: str | Path) -> str:
     """sha256 of a file's bytes with CRLF line endings read as LF (streamed)."""
     digest = hashlib.sha256()
     carry = b""
-    with open(path, "rb") as f:
-        while True:
-            block = f.read(1 << 20)
-            if not block:
-                break
-            block = carry + block
-            carry = b"\r" if block.endswith(b"\r") else b""
-            digest.update((block[:-1] if carry else block).replace(b"\r\n", b"\n"))
+    for block in _blocks(path):
+        block = carry + block
+        carry = b"\r" if block.endswith(b"\r") else b""
+        digest.update((block[:-1] if carry else block).replace(b"\r\n", b"\n"))
     digest.update(carry)
     return digest.hexdigest()
 
@@ -129,47 +132,38 @@ def data_rows(path: str | Path) -> int:
     3
     """
     rows, carry = 0, b""
-    with open(path, "rb") as f:
-        while True:
-            block = f.read(1 << 22)
-            if not block:
-                break
-            block = carry + block
-            cut = block.rfind(b"\n") + 1       # whole lines only; the rest waits
-            carry = block[cut:]
-            rows += len(_DATA_LINE.findall(block, 0, cut))
+    for block in _blocks(path, 1 << 22):
+        block = carry + block
+        cut = block.rfind(b"\n") + 1       # whole lines only; the rest waits
+        carry = block[cut:]
+        rows += len(_DATA_LINE.findall(block, 0, cut))
     return rows + len(_DATA_LINE.findall(carry))
 
 
-_VERIFIED: dict[tuple[str, int, int], str] = {}
-_ROWS: dict[tuple[str, int, int], int] = {}
+_VERIFIED: dict[tuple[str, int, int], Any] = {}
 
 
 def verify(path: Path, expected: str | None, what: str, rows: int | None = None) -> None:
     """Check a local file against its card (once per process per file version): its
     sha256, or, where the card has none, its number of rows (``rows``, when known), so that
     a truncated copy is refused, not read as the dataset."""
-    stat = path.stat()
-    key = (str(path.resolve()), stat.st_size, stat.st_mtime_ns)
-    if expected is None:
-        if rows is not None:
-            if key not in _ROWS:
-                _ROWS[key] = data_rows(path)
-            if _ROWS[key] != rows:
-                raise ChecksumError(
-                    f"{path}: {_ROWS[key]:,} data rows, but the catalogue's {what} has "
-                    f"{rows:,} (its sha256 is unknown, so the row count is checked): the file "
-                    f"is truncated or another version. Replace it (delete it to download it "
-                    f"again), or read it as a plain file with stream=libsvm stream.path={path}")
+    if expected is None and rows is None:
         return
+    measure, want = (text_sha256, expected) if expected is not None else (data_rows, rows)
+    stat = path.stat()
+    key = (str(path.resolve()), stat.st_size, stat.st_mtime_ns, measure.__name__)
     if key not in _VERIFIED:
-        _VERIFIED[key] = text_sha256(path)
-    if _VERIFIED[key] != expected:
-        raise ChecksumError(
-            f"{path}: sha256 {_VERIFIED[key]} differs from the catalogue's {expected} for "
-            f"{what}: the file is another version or is damaged. Replace it (delete it to "
-            f"download it again), or read it as a plain file with stream=libsvm "
-            f"stream.path={path}")
+        _VERIFIED[key] = measure(path)
+    found = _VERIFIED[key]
+    if found == want:
+        return
+    differs = (f"sha256 {found} differs from the catalogue's {expected} for {what}: the file "
+               f"is another version or is damaged" if expected is not None else
+               f"{found:,} data rows, but the catalogue's {what} has {rows:,} (its sha256 is "
+               f"unknown, so the row count is checked): the file is truncated or another "
+               f"version")
+    raise ChecksumError(f"{path}: {differs}. Replace it (delete it to download it again), or "
+                        f"read it as a plain file with stream=libsvm stream.path={path}")
 
 
 # ------------------------------------------------------------------------------ download
