@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from olbench.listing import _default_choice, _parse, choices, parameters, unknown_parameter
@@ -43,6 +44,7 @@ def prepared(arguments: Sequence[str]) -> tuple[list[str], list[str]]:
     multirun = is_multirun(arguments)
     out, problems = [], []
     experiments = _chosen_experiments(arguments)
+    folders = config_folders(arguments)
     for argument in arguments:
         o = _parse(argument)
         if o is None or argument.startswith("-"):   # flags, and text Hydra reports itself
@@ -56,8 +58,8 @@ def prepared(arguments: Sequence[str]) -> tuple[list[str], list[str]]:
         if o.is_sweep_override() and not multirun:
             problems.append(f"{argument}: several values run only as a multirun: add -m "
                             f"(olbench -m {argument} ...), one job per value")
-        if key in CHOSEN_GROUPS and o.type.name in ("CHANGE", "ADD"):
-            problems += _unknown_choices(argument, key, o)
+        if key in CHOSEN_GROUPS and o.type.name in ("CHANGE", "ADD") and folders is not None:
+            problems += _unknown_choices(argument, key, o, folders)
         if key.startswith("grid.") and o.type.name == "CHANGE":
             problem, append = _grid_path_problem(key, experiments)
             if problem:
@@ -71,8 +73,28 @@ def _values(o) -> list[str]:
     return list(o.sweep_string_iterator()) if o.is_sweep_override() else [str(o.value())]
 
 
-def _unknown_choices(argument: str, group: str, o) -> list[str]:
-    known = choices(group)
+def config_folders(arguments: Sequence[str]) -> list[Path] | None:
+    """The config folders a command adds to ``conf/`` (``--config-dir``/``-cd``, and
+    ``hydra.searchpath``'s ``file://`` entries), where a user's own experiment may be; None
+    when one is not a folder here (a ``pkg://`` entry), so choices cannot be listed."""
+    folders = []
+    for i, argument in enumerate(arguments):
+        if argument in ("--config-dir", "-cd") and i + 1 < len(arguments):
+            folders.append(Path(arguments[i + 1]))
+        elif argument.startswith("--config-dir="):
+            folders.append(Path(argument.split("=", 1)[1]))
+        o = None if argument.startswith("-") else _parse(argument)
+        if o is not None and o.key_or_group == "hydra.searchpath" and o.type.name == "CHANGE":
+            for entry in o.value() if isinstance(o.value(), list) else [o.value()]:
+                if not str(entry).startswith("file://"):
+                    return None
+                folders.append(Path(str(entry)[len("file://"):]))
+    return folders
+
+
+def _unknown_choices(argument: str, group: str, o, folders: list[Path]) -> list[str]:
+    known = sorted({*choices(group), *(p.stem for f in folders
+                                       for p in (f / group).glob("*.yaml"))})
     lines = []
     for value in _values(o):
         if value in known or value == "None":   # experiment=null: no experiment

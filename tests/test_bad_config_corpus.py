@@ -188,6 +188,17 @@ def test_run_experiment_checks_its_arguments_at_the_door(case, tmp_path):
     assert not (tmp_path / "out").exists()
 
 
+def test_an_experiment_of_ones_own_folder_is_a_choice_and_its_typo_is_suggested(tmp_path):
+    from olbench.overrides import prepared
+
+    (tmp_path / "experiment").mkdir()
+    (tmp_path / "experiment" / "mine.yaml").write_text("# @package _global_\nname: mine\n")
+    for extra in (["--config-dir", str(tmp_path)], [f"hydra.searchpath=[{tmp_path.as_uri()}]"]):
+        assert prepared(["experiment=mine", *extra])[1] == []
+        (problem,) = prepared(["experiment=mien", *extra])[1]
+        assert problem.startswith("experiment=mien: no experiment 'mien' (did you mean mine?)")
+
+
 # --------------------------------------------------------------------------- many seeds
 def test_many_seeds_are_given_as_a_range_and_checked_once(monkeypatch):
     assert overrides_for(learner="pa", seeds=range(20000))[-1] == "run.seeds=range(0,20000,1)"
