@@ -180,8 +180,11 @@ def checked(cfg: DictConfig, overrides: Sequence[str] = ()) -> tuple[str, list[T
     problems += task_problems(tasks)
     if problems:
         raise GridError(invalid_configuration(problems))
-    if selection_stage_needed(cfg, overrides):
+    if selection_stage_needed(cfg, overrides):   # the chosen values, checked as well
         name, tasks = build_tasks(cfg, overrides)
+        problems = task_problems(tasks)
+        if problems:
+            raise GridError(invalid_configuration(problems))
     return name, tasks, published
 
 
