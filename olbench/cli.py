@@ -160,10 +160,26 @@ def execute_into(cfg: DictConfig, overrides: Sequence[str] = ()) -> tuple[int, P
 
 def checked(cfg: DictConfig, overrides: Sequence[str] = ()) -> tuple[str, list[Task], Any]:
     """The name, the tasks and the ``published`` table of what the config describes, after
-    checking all of it before anything runs: the options (:func:`config_problems`), the
-    published file, every component and pairing (:func:`olbench.tasks.task_problems`).
-    Every problem at once, as one :class:`GridError`. An experiment with a ``select:``
-    block is checked at its configured values; its selection stage runs after."""
+    checking all of it (:func:`problems_of`): every problem at once, as one
+    :class:`GridError`. An experiment with a ``select:`` block is checked at its configured
+    values; its selection stage runs after, and the values it chose are checked too."""
+    problems, name, tasks, published = problems_of(cfg, overrides)
+    if problems:
+        raise GridError(invalid_configuration(problems))
+    if selection_stage_needed(cfg, overrides):
+        name, tasks = build_tasks(cfg, overrides)
+        problems = task_problems(tasks)
+        if problems:
+            raise GridError(invalid_configuration(problems))
+    return name, tasks, published
+
+
+def problems_of(cfg: DictConfig, overrides: Sequence[str] = ()
+                ) -> tuple[list[str], str, list[Task], Any]:
+    """Every problem of a composed config, found before anything runs: the options
+    (:func:`config_problems`), the published file, every component and pairing
+    (:func:`olbench.tasks.task_problems`); and the name, the tasks (no selection stage run)
+    and the published table, where they could be made."""
     problems = config_problems(cfg, overrides, _is_single_cell(overrides))
     published, name, tasks = None, "", []
     try:
@@ -177,15 +193,7 @@ def checked(cfg: DictConfig, overrides: Sequence[str] = ()) -> tuple[str, list[T
     except (TypeError, ValueError):   # made by a bad option, named above
         if not problems:
             raise
-    problems += task_problems(tasks)
-    if problems:
-        raise GridError(invalid_configuration(problems))
-    if selection_stage_needed(cfg, overrides):   # the chosen values, checked as well
-        name, tasks = build_tasks(cfg, overrides)
-        problems = task_problems(tasks)
-        if problems:
-            raise GridError(invalid_configuration(problems))
-    return name, tasks, published
+    return problems + task_problems(tasks), name, tasks, published
 
 
 def selection_stage_needed(cfg: DictConfig, overrides: Sequence[str] = ()) -> bool:

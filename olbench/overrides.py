@@ -40,9 +40,37 @@ def is_multirun(arguments: Sequence[str]) -> bool:
 
 
 def prepared(arguments: Sequence[str]) -> tuple[list[str], list[str]]:
-    """The arguments as Hydra should get them, and the problems found (empty: none)."""
+    """The arguments as Hydra should get them, and the problems found (empty: none); with
+    problems, those of the rest of the configuration too (:func:`problems_without`)."""
+    out, problems, wrong = _prepared(arguments)
+    if problems and not is_multirun(arguments):
+        problems += [p for p in problems_without(out, wrong) if p not in problems]
+    return out, problems
+
+
+def problems_without(arguments: Sequence[str], wrong: set[str]) -> list[str]:
+    """The problems of the configuration the arguments compose without those found wrong
+    before composing (and without the parameters of a group whose name was wrong), so that
+    one invocation says them all; none where it does not compose even so."""
+    from hydra import compose, initialize_config_dir
+
+    from olbench.cli import problems_of
+    from olbench.tasks import CONF_DIR
+
+    groups = {a.split("=", 1)[0] for a in wrong if "." not in a.split("=", 1)[0]}
+    kept = [a for a in arguments if a not in wrong and not a.startswith("-")
+            and a.lstrip("+~").split("=", 1)[0].split(".")[0] not in groups]
+    try:
+        with initialize_config_dir(config_dir=str(CONF_DIR), version_base=None):
+            cfg = compose("config", overrides=kept)
+        return problems_of(cfg, kept)[0]
+    except Exception:   # e.g. an experiment of the user's own folder: said when composed
+        return []
+
+
+def _prepared(arguments: Sequence[str]) -> tuple[list[str], list[str], set[str]]:
     multirun = is_multirun(arguments)
-    out, problems = [], []
+    out, problems, wrong = [], [], set()
     experiments = _chosen_experiments(arguments)
     folders = config_folders(arguments)
     for argument in arguments:
@@ -55,6 +83,7 @@ def prepared(arguments: Sequence[str]) -> tuple[list[str], list[str]]:
                 and o.value_type.name == "RANGE_SWEEP":
             out.append(f"{key}='{argument.split('=', 1)[1].replace(' ', '')}'")
             continue
+        found = len(problems)
         if o.is_sweep_override() and not multirun:
             problems.append(f"{argument}: several values run only as a multirun: add -m "
                             f"(olbench -m {argument} ...), one job per value")
@@ -65,8 +94,10 @@ def prepared(arguments: Sequence[str]) -> tuple[list[str], list[str]]:
             if problem:
                 problems.append(f"{argument}: {problem}")
             argument = "+" + argument if append else argument
+        if len(problems) > found:
+            wrong.add(argument)
         out.append(argument)
-    return out, problems
+    return out, problems, wrong
 
 
 def _values(o) -> list[str]:

@@ -138,6 +138,19 @@ def test_every_problem_is_said_at_once(tmp_path):
     assert not any(tmp_path.iterdir())
 
 
+def test_the_command_lines_problems_come_with_the_configurations(tmp_path):
+    """A name Hydra could not compose is said together with the problems of the rest."""
+    out = olbench("learner=percepton", "learner.C=2", "experiment=novikoff,regret",
+                  "run.n_jobs=0", "run.name=../x", f"run.output_dir={tmp_path}", cwd=tmp_path)
+    assert out.returncode == 2, out.stderr[-3000:]
+    assert "olbench: invalid configuration (4 problems):" in out.stderr
+    for line in ("learner=percepton: no learner 'percepton' (did you mean perceptron?)",
+                 "experiment=novikoff,regret: several values run only as a multirun",
+                 "run.n_jobs=0: must be a non-zero integer", "run.name='../x': "):
+        assert f"\n  {line}" in out.stderr, line
+    assert not any(tmp_path.iterdir())
+
+
 def test_a_truncated_dataset_is_refused_naming_both_row_counts(tmp_path):
     _svmlight(tmp_path / "data" / "libsvm" / "australian", 3, 14, ["+1", "-1"])
     out = olbench("stream=dataset", "stream.name=australian", *QUIET,
