@@ -73,8 +73,7 @@ CLI_CASES = {
         ["learner=pa", "run.name=../escaped"],
         "run.name='../escaped': must be one folder name, without '/' or '..'"),
     "absolute run.name": (
-        ["learner=pa", "run.name=/tmp/olbench-escaped"],
-        "run.name='/tmp/olbench-escaped': must be one folder name"),
+        ["learner=pa", "run.name={tmp}/escaped"], "/escaped': must be one folder name"),
     "experiment name= is a path": (
         ["experiment=novikoff", "name=../x"], "name='../x': must be one folder name"),
     "run.scheduler without the dask backend": (
@@ -117,12 +116,13 @@ CLI_CASES = {
 @pytest.mark.parametrize("case", CLI_CASES)
 def test_refused_before_anything_runs_with_exit_2(case, tmp_path, data_dir):
     arguments, message = CLI_CASES[case]
+    arguments = [a.replace("{tmp}", str(tmp_path)) for a in arguments]
     out = olbench(*arguments, *QUIET, f"run.output_dir={tmp_path / 'out'}", cwd=tmp_path,
                   env={"OLBENCH_DATA": str(data_dir)})
     assert out.returncode == 2, out.stderr[-3000:]
     assert message in out.stderr, out.stderr[-3000:]
     assert "Traceback" not in out.stderr and "full_key" not in out.stderr
-    assert not (tmp_path / "out").exists() and not Path("/tmp/olbench-escaped").exists()
+    assert not (tmp_path / "out").exists() and not (tmp_path / "escaped").exists()
 
 
 def test_every_problem_is_said_at_once(tmp_path):
