@@ -21,6 +21,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import io
+import numbers
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -81,8 +82,74 @@ def overrides_for(experiment: str | None = None, *, seeds: Iterable[int] | None 
     out += list(overrides)
     if seeds is not None:
         where = "run" if _is_single_cell(out) else "grid"
-        out.append(f"{where}.seeds={_literal(list(seeds))}")
+        out.append(f"{where}.seeds={_seeds_literal(seeds)}")
     return out
+
+
+def _seeds_literal(seeds: Iterable[int]) -> str:
+    """Seeds as an override value: many evenly spaced seeds as ``range(...)`` (a list of
+    20,000 takes Hydra's parser minutes; :func:`olbench.validate.seed_list` reads it).
+
+    >>> _seeds_literal([3, 1]), _seeds_literal(range(20000)), _seeds_literal(range(0, 40, 2))
+    ('[3,1]', 'range(0,20000,1)', 'range(0,40,2)')
+    """
+    seeds = [int(s) for s in seeds]
+    step = seeds[1] - seeds[0] if len(seeds) > 1 else 0
+    if len(seeds) > 10 and step > 0 and seeds == list(range(seeds[0], seeds[-1] + 1, step)):
+        return f"range({seeds[0]},{seeds[-1] + step},{step})"
+    return _literal(seeds)
+
+
+def argument_problems(experiment: Any = None, seeds: Any = None, overrides: Any = (),
+                      **options: Any) -> list[str]:
+    """What is wrong with the types of :func:`run_experiment`'s arguments (one line each).
+
+    >>> for line in argument_problems(seeds=5, overrides="learner.C=2", output_dir=3):
+    ...     print(line)         # doctest: +NORMALIZE_WHITESPACE
+    seeds=5: must be a list of seeds (integers), e.g. [5] for seed 5 or range(5) for seeds 0
+      to 4
+    overrides='learner.C=2': must be a list of override strings, e.g. ['learner.C=2']
+    output_dir=3: must be a folder path (a str or a pathlib.Path) or None
+    """
+    problems = []
+    if experiment is not None and not isinstance(experiment, str):
+        problems.append(f"experiment={experiment!r}: must be an experiment's name (a str) or "
+                        f"None (a single cell)")
+    if seeds is not None:
+        if isinstance(seeds, (str, bytes, Mapping)) or not isinstance(seeds, Iterable):
+            problems.append(f"seeds={seeds!r}: must be a list of seeds (integers), e.g. "
+                            f"[{seeds!r}] for seed {seeds!r} or range({seeds!r}) for seeds 0 "
+                            f"to {seeds - 1}" if _is_integer(seeds) else
+                            f"seeds={seeds!r}: must be a list of seeds (integers), e.g. [0, 1]"
+                            f" or range(10)")
+        else:
+            bad = [s for s in seeds if not _is_integer(s)]
+            if bad:
+                problems.append(f"seeds: must be integers; {bad[0]!r} is a "
+                                f"{type(bad[0]).__name__}")
+    if isinstance(overrides, (str, bytes)) or not isinstance(overrides, Iterable) or any(
+            not isinstance(o, str) for o in overrides):
+        problems.append(f"overrides={overrides!r}: must be a list of override strings, e.g. "
+                        f"['learner.C=2']")
+    for name in ("output_dir", "cache_dir"):
+        value = options.get(name)
+        if value is not None and not isinstance(value, (str, Path)):
+            problems.append(f"{name}={value!r}: must be a folder path (a str or a "
+                            f"pathlib.Path) or None")
+    value = options.get("n_jobs")
+    if value is not None and not _is_integer(value):
+        problems.append(f"n_jobs={value!r}: must be an integer (-1: all cores) or None")
+    for name in ("quiet", "comparators", "bounds", "figures"):
+        value = options.get(name)
+        listed = name == "figures" and isinstance(value, (list, tuple))
+        if value is not None and not isinstance(value, bool) and not listed:
+            problems.append(f"{name}={value!r}: must be True, False or None"
+                            + (" (or a list of figure names)" if name == "figures" else ""))
+    return problems
+
+
+def _is_integer(value: Any) -> bool:
+    return isinstance(value, numbers.Integral) and not isinstance(value, bool)
 
 
 def run_experiment(experiment: str | None = None, *, seeds: Iterable[int] | None = None,
@@ -104,14 +171,24 @@ def run_experiment(experiment: str | None = None, *, seeds: Iterable[int] | None
     ``quiet``: do not print the summary. Everything is written under ``output_dir`` (default
     ``results``): the results folder, the index, ``latest/`` and, unless ``cache_dir`` says
     otherwise, the cache of comparator fits (``<output_dir>/.olbench_cache``). Bad names or
-    parameters raise ``ValueError`` before anything runs. The progress bar is off.
+    parameters raise ``ValueError`` before anything runs (every problem at once), arguments
+    of the wrong type (``seeds=5``: give ``[5]`` or ``range(5)``) ``TypeError``. The
+    progress bar is off.
     """
     from hydra import compose, initialize_config_dir
 
-    from olbench.cli import build_tasks, command_line, execute, results_folder
+    from olbench.cli import command_line, execute_into
     from olbench.listing import check_overrides, with_option_appends
+    from olbench.overrides import prepared
     from olbench.tasks import CONF_DIR
+    from olbench.validate import invalid_configuration
 
+    problems = argument_problems(experiment, seeds, overrides, output_dir=output_dir,
+                                 cache_dir=cache_dir, n_jobs=n_jobs, figures=figures,
+                                 quiet=quiet, comparators=comparators, bounds=bounds)
+    if problems:
+        raise TypeError(f"run_experiment: {len(problems)} argument{'s' * (len(problems) > 1)} "
+                        f"of the wrong type:\n  " + "\n  ".join(problems))
     run = {"progress": False} | ({"figures": figures} if figures is not None else {})
     run |= {k: str(v) for k, v in (("output_dir", output_dir), ("cache_dir", cache_dir))
             if v is not None}
@@ -120,17 +197,16 @@ def run_experiment(experiment: str | None = None, *, seeds: Iterable[int] | None
     args = overrides_for(experiment, seeds=seeds, overrides=overrides, **params)
     args += [o for o in _flatten({"run": run}) if o.split("=")[0] not in
              {a.split("=")[0] for a in args}]
-    args = with_option_appends(args)
+    args, problems = prepared(with_option_appends(args))
     unknown = check_overrides(args)
-    if unknown:
-        raise ValueError(unknown)
+    problems += [unknown] if unknown else []
+    if problems:
+        raise ValueError(invalid_configuration(problems))
     with initialize_config_dir(config_dir=str(CONF_DIR), version_base=None):
         cfg = compose("config", overrides=args)
-    name, tasks = build_tasks(cfg, args)
-    folder = results_folder(cfg, name, tasks)
     out = io.StringIO()
     with contextlib.redirect_stdout(out) if quiet else contextlib.nullcontext():
-        status = execute(cfg, args)
+        status, folder = execute_into(cfg, args)
     return Results(folder, status=status, command=command_line(args))
 
 

@@ -13,19 +13,25 @@ import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import hydra
 from hydra.core.hydra_config import HydraConfig
 from omegaconf import DictConfig, ListConfig, OmegaConf
 
 from olbench import schema as col
-from olbench.failures import failure_lines
-from olbench.grid import run_grid
+from olbench.failures import ResultsNotWritten, failure_lines
+from olbench.grid import SchedulerUnreachable, run_grid
 from olbench.index import record
 from olbench.interrupt import Terminated, terminate_as_interrupt
 from olbench.results import RunStore
-from olbench.tasks import CONF_DIR, GridError, Task, expand, single_cell, validate
-from olbench.validate import config_problems
+from olbench.tasks import CONF_DIR, GridError, Task, expand, single_cell, task_problems
+from olbench.validate import (
+    config_problems,
+    invalid_configuration,
+    seed_list,
+    writable_folder_problem,
+)
 
 CELL_GROUPS = (col.STREAM, col.LEARNER, col.COMPARATOR)
 
@@ -62,7 +68,7 @@ def selection_stage(cfg: DictConfig, overrides: Sequence[str] = ()):
     """An experiment's parameter-selection stage (its ``select:`` block, run as LIBOL's
     ``CV_algorithm.m``: :mod:`olbench.selection`): per-stream grids with the chosen values,
     the selection table and ``{learner name: algorithm name}``; None without one."""
-    if _runs_single_cell(cfg, overrides) or cfg.get("select") is None:
+    if not selection_stage_needed(cfg, overrides):
         return None
     from olbench.selection import select_grid
 
@@ -80,8 +86,8 @@ def build_tasks(cfg: DictConfig, overrides: Sequence[str] = (), select: bool = T
                   solver_time_limit=solver_time_limit(cfg.run.get("solver_time_limit")))
     if _runs_single_cell(cfg, overrides):
         return "single", single_cell(cfg.stream, cfg.learner, cfg.get("comparator"),
-                                     seeds=list(cfg.run.seeds), **common)
-    seeds = list(cfg.grid.get("seeds") or cfg.run.seeds)  # an experiment's own seeds
+                                     seeds=seed_list(cfg.run.seeds), **common)
+    seeds = seed_list(cfg.grid.get("seeds") or cfg.run.seeds)  # an experiment's own seeds
     if cfg.get("select") is None:
         return cfg.name, expand(cfg.grid, experiment=cfg.name, seeds=seeds, **common)
     from olbench.selection import without_selection
@@ -132,20 +138,77 @@ def results_folder(cfg: DictConfig, name: str, tasks: list[Task]) -> Path:
 def execute(cfg: DictConfig, overrides: Sequence[str] = ()) -> int:
     """Run what the config describes, write the results folder, print the summary.
 
-    Returns the exit status: 0 when every run succeeded and no bound was violated.
+    Returns the exit status: 0 when every run succeeded and no bound was violated. Raises
+    :class:`GridError` for a configuration that cannot run (nothing run), and
+    :class:`~olbench.failures.ResultsNotWritten` when the results folder cannot be written
+    (a full disk, a read-only folder: the finished runs are kept).
     """
+    return execute_into(cfg, overrides)[0]
+
+
+def execute_into(cfg: DictConfig, overrides: Sequence[str] = ()) -> tuple[int, Path]:
+    """:func:`execute`, returning the results folder too."""
+    name, tasks, published = checked(cfg, overrides)
+    folder = results_folder(cfg, name, tasks)
+    try:
+        return _write_results(cfg, overrides, name, tasks, published, folder), folder
+    except BrokenPipeError:   # the terminal's end, not the folder's
+        raise
+    except OSError as error:
+        raise ResultsNotWritten(folder, error, [t.run_id for t in tasks]) from error
+
+
+def checked(cfg: DictConfig, overrides: Sequence[str] = ()) -> tuple[str, list[Task], Any]:
+    """The name, the tasks and the ``published`` table of what the config describes, after
+    checking all of it (:func:`problems_of`): every problem at once, as one
+    :class:`GridError`. An experiment with a ``select:`` block is checked at its configured
+    values; its selection stage runs after, and the values it chose are checked too."""
+    problems, name, tasks, published = problems_of(cfg, overrides)
+    if problems:
+        raise GridError(invalid_configuration(problems))
+    if selection_stage_needed(cfg, overrides):
+        name, tasks = build_tasks(cfg, overrides)
+        problems = task_problems(tasks)
+        if problems:
+            raise GridError(invalid_configuration(problems))
+    return name, tasks, published
+
+
+def problems_of(cfg: DictConfig, overrides: Sequence[str] = ()
+                ) -> tuple[list[str], str, list[Task], Any]:
+    """Every problem of a composed config, found before anything runs: the options
+    (:func:`config_problems`), the published file, every component and pairing
+    (:func:`olbench.tasks.task_problems`); and the name, the tasks (no selection stage run)
+    and the published table, where they could be made."""
+    problems = config_problems(cfg, overrides, _is_single_cell(overrides))
+    published, name, tasks = None, "", []
+    try:
+        published = _published(cfg)
+    except GridError as error:
+        problems.append(str(error))
+    try:
+        name, tasks = build_tasks(cfg, overrides, select=False)
+    except GridError as error:
+        problems.append(str(error))
+    except (TypeError, ValueError):   # made by a bad option, named above
+        if not problems:
+            raise
+    return problems + task_problems(tasks), name, tasks, published
+
+
+def selection_stage_needed(cfg: DictConfig, overrides: Sequence[str] = ()) -> bool:
+    return not _runs_single_cell(cfg, overrides) and cfg.get("select") is not None
+
+
+def _write_results(cfg: DictConfig, overrides: Sequence[str], name: str, tasks: list[Task],
+                   published: Any, folder: Path) -> int:
     from olbench.figures import captions, make_figures
     from olbench.report import format_summary, reading_notes, summary_table, write_report
     from olbench.report_bounds import bound_checks, bound_lines
 
-    problems = config_problems(cfg, overrides, _is_single_cell(overrides))
-    if problems:
-        raise GridError("invalid configuration (" + str(len(problems)) + " problem"
-                        + "s" * (len(problems) > 1) + "):\n  " + "\n  ".join(problems))
-    published = _published(cfg)   # a bad file is refused before the (long) selection stage
-    name, tasks = build_tasks(cfg, overrides)
-    validate(tasks)
-    folder = results_folder(cfg, name, tasks)
+    problem = writable_folder_problem(folder)   # an existing folder made read-only
+    if problem:
+        raise GridError(f"results folder {folder}: {problem}")
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "config.yaml").write_text(OmegaConf.to_yaml(cfg, resolve=True))
     print(f"olbench: {name}: {len(tasks)} runs -> {folder}")
@@ -154,7 +217,8 @@ def execute(cfg: DictConfig, overrides: Sequence[str] = ()) -> int:
         with terminate_as_interrupt():
             table = run_grid(tasks, folder, n_jobs=cfg.run.n_jobs, backend=cfg.run.backend,
                              scheduler=cfg.run.scheduler, force=cfg.run.force,
-                             progress=cfg.run.progress, batch_size=cfg.run.batch_size)
+                             progress=cfg.run.progress, batch_size=cfg.run.batch_size,
+                             scheduler_timeout=cfg.run.get("scheduler_timeout", 5.0))
     except (KeyboardInterrupt, Terminated) as stop:
         saved = len(RunStore(folder).finished() & {t.run_id for t in tasks})
         print(f"\ninterrupted{' (SIGTERM)' if isinstance(stop, Terminated) else ''}: {saved} of "
@@ -271,6 +335,12 @@ def _hydra_main(cfg: DictConfig) -> None:
     except GridError as error:
         print(f"olbench: {error}", file=sys.stderr)
         status = 2
+    except ResultsNotWritten as error:
+        print(f"olbench: {error}", file=sys.stderr)
+        status = 1
+    except SchedulerUnreachable as error:
+        print(f"olbench: {error}", file=sys.stderr)
+        status = 2
     if status:
         sys.exit(status)
 
@@ -333,6 +403,7 @@ def compare_folders(args: Sequence[str]) -> int:
 def main() -> None:
     """Console entry point (``olbench``)."""
     from olbench.listing import check_overrides, with_option_appends
+    from olbench.overrides import prepared
 
     if sys.argv[1:] == ["--datasets"]:
         sys.exit(list_datasets())
@@ -340,11 +411,13 @@ def main() -> None:
         sys.exit(list_choices(sys.argv[2:]))
     if sys.argv[1:2] == ["--compare"]:
         sys.exit(compare_folders(sys.argv[2:]))
-    sys.argv[1:] = with_option_appends(sys.argv[1:])
-    unknown = check_overrides(sys.argv[1:])
-    if unknown:   # before Hydra, whose hint would be to append it with +
-        print(f"olbench: {unknown}", file=sys.stderr)
+    arguments, problems = prepared(with_option_appends(sys.argv[1:]))
+    unknown = check_overrides(arguments)   # before Hydra, whose hint would be to append it
+    problems += [unknown] if unknown else []
+    if problems:
+        print(f"olbench: {invalid_configuration(problems)}", file=sys.stderr)
         sys.exit(2)
+    sys.argv[1:] = arguments
     if not CONF_DIR.is_dir():  # pragma: no cover - a non-editable install
         sys.exit(f"olbench: config folder {CONF_DIR} not found; install with pip install -e .")
     _hydra_main()

@@ -19,6 +19,8 @@ their registry keys (``pa on libsvm``), never ``nan``.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pandas as pd
 
 from olbench import schema as col
@@ -64,3 +66,19 @@ def failure_lines(table: pd.DataFrame, limit: int = 10) -> list[str]:
     if len(failures) > limit:
         lines.append(f"  ... and {len(failures) - limit} more distinct errors: see report.md")
     return lines
+
+
+class ResultsNotWritten(OSError):
+    """Writing a results folder failed (a full disk, a read-only folder): one line naming
+    the folder, the cause and how many runs are kept (saved runs stay in its ``runs/``, and
+    the same command resumes from them)."""
+
+    def __init__(self, folder: Path, error: OSError, run_ids: list[str]):
+        from olbench.results import RunStore
+
+        saved = len(RunStore(folder).finished() & set(run_ids)) \
+            if (folder / "runs").is_dir() else 0
+        where = f" ({error.filename})" if error.filename else ""
+        super().__init__(f"cannot write the results in {folder}: {error.strerror or error}"
+                         f"{where}; {saved} of {len(run_ids)} runs are saved there: make room "
+                         f"or make it writable, then run the same command again to finish")

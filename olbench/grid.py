@@ -211,8 +211,27 @@ def run_alone(tasks: list[Task]) -> Iterator[pd.DataFrame]:
 
 
 # ----------------------------------------------------------------------------- the grid
+class SchedulerUnreachable(RuntimeError):
+    """No Dask scheduler answered at ``run.scheduler`` within ``run.scheduler_timeout``."""
+
+
+def dask_client(scheduler: str, timeout: float):
+    """A client of the Dask scheduler at ``scheduler``, or :class:`SchedulerUnreachable`
+    after ``timeout`` seconds (Dask's own default is 30 s, then a traceback)."""
+    from dask.distributed import Client
+
+    try:
+        return Client(scheduler, timeout=f"{timeout}s")
+    except (OSError, ValueError) as error:   # refused, timed out, a bad address
+        raise SchedulerUnreachable(f"no Dask scheduler at run.scheduler={scheduler} within "
+                                   f"{timeout:g} s ({error}); start one there (dask "
+                                   f"scheduler), fix the address, or leave run.scheduler "
+                                   f"out for a local cluster") from None
+
+
 @contextlib.contextmanager
-def _backend(backend: str, n_jobs: int, scheduler: str | None) -> Iterator[None]:
+def _backend(backend: str, n_jobs: int, scheduler: str | None,
+             scheduler_timeout: float = 5.0) -> Iterator[None]:
     import joblib
 
     if backend == "loky":  # every worker ends when olbench does, even after a kill -9
@@ -227,7 +246,7 @@ def _backend(backend: str, n_jobs: int, scheduler: str | None) -> Iterator[None]
     from dask.distributed import Client, LocalCluster
 
     if scheduler:
-        client = Client(scheduler)
+        client = dask_client(scheduler, scheduler_timeout)
         cluster = None
     else:
         workers = joblib.cpu_count() if n_jobs in (None, -1) else max(1, n_jobs)
@@ -245,7 +264,8 @@ def _backend(backend: str, n_jobs: int, scheduler: str | None) -> Iterator[None]
 
 def run_grid(tasks: list[Task], folder: str | Path, *, n_jobs: int = -1,
              backend: str = "loky", scheduler: str | None = None, force: bool = False,
-             progress: bool = True, batch_size: int | str = "auto") -> pd.DataFrame:
+             progress: bool = True, batch_size: int | str = "auto",
+             scheduler_timeout: float = 5.0) -> pd.DataFrame:
     """Run the tasks not yet finished in ``folder`` and return the merged table of all.
 
     First the comparators the runs need are fitted, each distinct problem once, into the
@@ -274,7 +294,7 @@ def run_grid(tasks: list[Task], folder: str | Path, *, n_jobs: int = -1,
         desc = f"{tasks[0].experiment}: {len(todo)} runs" + (
             f" ({reused} done before)" if reused else "")
         try:
-            with _backend(backend, n_jobs, scheduler):
+            with _backend(backend, n_jobs, scheduler, scheduler_timeout):
                 todo = fit_before_runs(todo, progress)   # each distinct fit once, first
                 _compute(_claimed(todo, store, locks, force, busy), store, locks, len(todo),
                          batch_size, progress, desc)

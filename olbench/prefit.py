@@ -24,6 +24,7 @@ the runs, which record them as error rows.
 
 from __future__ import annotations
 
+import functools
 import json
 import sys
 from dataclasses import dataclass, replace
@@ -55,8 +56,13 @@ def _loss_task(loss: str | None) -> str | None:
 
 
 def _declared_task(spec: dict) -> str | None:
-    declared = getattr(get_class(spec["_target_"]), "task", None)
+    declared = _class_attribute(spec["_target_"], "task")
     return declared if isinstance(declared, str) else None
+
+
+@functools.cache   # per class, not per run (a grid of 20,000 seeds asks 20,000 times)
+def _class_attribute(target: str, name: str) -> Any:
+    return getattr(get_class(target), name, None)
 
 
 def comparator_task(spec: dict) -> str | None:
@@ -115,7 +121,7 @@ def fit_jobs(tasks: list[Task]) -> list[FitJob]:
         wanted = jobs.setdefault(group, {})
         first.setdefault(group, task)
         for spec in task.comparators:
-            if not getattr(get_class(spec["_target_"]), "cacheable", False):
+            if not _class_attribute(spec["_target_"], "cacheable"):
                 continue
             if comparator_task(spec) in (None, _learner_task(task.learner, learners)):
                 wanted.setdefault(spec_key(spec), spec)

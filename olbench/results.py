@@ -84,13 +84,19 @@ def _write_tmp(path: Path, write) -> str:
     return tmp
 
 
+def write_parquet_file(df: pd.DataFrame, path: str) -> None:
+    """The one call that writes a parquet file's bytes (run batches, results.parquet), so a
+    test can make it fail as a full disk does."""
+    df.to_parquet(path, index=False)
+
+
 def write_parquet_atomic(df: pd.DataFrame, path: Path) -> None:
     """Write so that a reader (or a crash) never sees a half-written file, with the sha256 of
     its bytes in a sidecar (:func:`checksum_path`) renamed into place just before the file
     itself: a crash in between leaves a file that fails verification (and is recomputed),
     never one that passes it with other bytes."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = _write_tmp(path, lambda t: df.to_parquet(t, index=False))
+    tmp = _write_tmp(path, lambda t: write_parquet_file(df, t))
     try:
         digest = _sha256(Path(tmp))
         side = checksum_path(path)
@@ -365,16 +371,25 @@ class RunBatch:
         self.pending: dict[str, pd.DataFrame] = {}
         self._lock = threading.Lock()
         self._timer: threading.Timer | None = None
+        self._failed: OSError | None = None
 
     def add(self, run_id: str, rows: pd.DataFrame) -> None:
         with self._lock:
             self.pending[run_id] = rows
-            if self.seconds <= 0:
-                self._save()
+            if self.seconds <= 0 or self._failed is not None:
+                self._failed = None
+                self._save()   # after a failed save in the background: again, here, so a
+                #                full disk stops the grid in its own thread (not a traceback)
             elif self._timer is None:
-                self._timer = threading.Timer(self.seconds, self.flush)
+                self._timer = threading.Timer(self.seconds, self._flush_in_background)
                 self._timer.daemon = True
                 self._timer.start()
+
+    def _flush_in_background(self) -> None:
+        try:
+            self.flush()
+        except OSError as error:   # the runs stay pending; the next add tries again
+            self._failed = error
 
     def flush(self) -> None:
         """Save the runs waiting (now)."""

@@ -36,6 +36,7 @@ generator, if it has one (:func:`_with_learner_seed`). Running the tasks is
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import itertools
 import json
@@ -87,7 +88,7 @@ class Task:
     #: instead of solving again
     known_skips: tuple = field(default=(), compare=False)
 
-    @property
+    @functools.cached_property   # asked for many times per task by the grid
     def run_id(self) -> str:
         spec = [self.experiment, self.seed, self.stream, self.learner, list(self.comparators),
                 self.checkpoints, self.loss]
@@ -150,9 +151,14 @@ def _with_seed(spec: dict, seed: int) -> dict:
     inner = spec.get("stream")
     if isinstance(inner, dict) and "_target_" in inner:
         spec = {**spec, "stream": _with_seed(inner, seed)}
-    if "seed" in get_class(spec["_target_"]).param_names():
+    if _has_seed(spec["_target_"]):
         return {**spec, "seed": seed}
     return spec
+
+
+@functools.cache   # per class, not per seed (inspect.signature: 0.1 ms a call)
+def _has_seed(target: str) -> bool:
+    return "seed" in get_class(target).param_names()
 
 
 def _with_learner_seed(spec: dict, seed: int) -> dict:
@@ -170,7 +176,7 @@ def _with_learner_seed(spec: dict, seed: int) -> dict:
     init = spec.get("init")
     if isinstance(init, str) and init == "randn":    # (a vector compares elementwise)
         derived["init_seed"] = child_seed(seed, "learner")
-    if "_target_" in spec and "seed" in get_class(spec["_target_"]).param_names():
+    if "_target_" in spec and _has_seed(spec["_target_"]):
         derived["seed"] = child_seed(seed, "learner")
     return {**spec, **derived} if derived else spec
 
@@ -214,7 +220,7 @@ def with_run_loss(comparator: dict, loss: str | None) -> dict:
 def _task(experiment: str, seed: int, stream: dict, learner: dict, comparators, *,
           checkpoints, loss: str | None, cache_dir: str | None, spacing: str,
           bounds: bool, solver_time_limit: float | None = None) -> Task:
-    loss = run_loss(loss, learner)
+    """One task; ``loss`` is the run's (:func:`run_loss`, resolved once per learner)."""
     return Task(experiment, int(seed), _with_seed(stream, seed),
                 _with_learner_seed(learner, seed),
                 tuple(with_run_loss(c, loss) for c in comparators), checkpoints, loss,
@@ -243,10 +249,12 @@ def expand(grid: Any, *, seeds: Iterable[int], experiment: str = "single",
     comps = component_specs("comparator", grid.get("comparators")) if comparators else []
     if not streams or not learners:
         raise GridError("an experiment grid needs at least one stream and one learner")
-    return [_task(experiment, seed, stream, learner, comps, checkpoints=checkpoints, loss=loss,
-                  cache_dir=cache_dir, spacing=spacing, bounds=bounds,
+    losses = [run_loss(loss, learner) for learner in learners]
+    return [_task(experiment, seed, stream, learner, comps, checkpoints=checkpoints,
+                  loss=learner_loss, cache_dir=cache_dir, spacing=spacing, bounds=bounds,
                   solver_time_limit=solver_time_limit)
-            for seed in seeds for stream in streams for learner in learners]
+            for seed in seeds for stream in streams
+            for learner, learner_loss in zip(learners, losses)]
 
 
 def _expand_blocks(grid: dict, **common) -> list[Task]:
@@ -274,35 +282,78 @@ def single_cell(stream: Any, learner: Any, comparator: Any, *, seeds: Iterable[i
                 solver_time_limit: float | None = None) -> list[Task]:
     """The tasks of one composed stream x learner x comparator (``olbench learner=pa ...``)."""
     comps = [_plain(comparator)] if comparator is not None and comparators else []
-    return [_task(experiment, s, _plain(stream), _plain(learner), comps, checkpoints=checkpoints,
+    stream, learner = _plain(stream), _plain(learner)   # once, not once per seed
+    loss = run_loss(loss, learner)
+    return [_task(experiment, s, stream, learner, comps, checkpoints=checkpoints,
                   loss=loss, cache_dir=cache_dir, spacing=spacing, bounds=bounds,
                   solver_time_limit=solver_time_limit) for s in seeds]
 
 
 def validate(tasks: list[Task]) -> None:
-    """Build every distinct component once and check its parameters, before any run; and
-    check that each learner does the task (classification, regression) of its stream."""
-    seen: set[str] = set()
-    pairs: set[str] = set()
+    """Raise :class:`GridError` naming every problem of :func:`task_problems`, if any."""
+    problems = task_problems(tasks)
+    if problems:
+        raise GridError("\n".join(problems))
+
+
+def task_problems(tasks: list[Task]) -> list[str]:
+    """Every problem of the tasks, found before any run: each distinct component built once
+    and its parameters checked; each learner doing the task (classification, regression,
+    ...) of its stream; listed checkpoints within each stream's rounds, where the stream's
+    parameters say how many (:meth:`~olbench.streams.base.Stream.known_rounds`). The
+    tasks of many seeds of one setting share their components (a stream's seed is derived,
+    valid by construction: :func:`_seedless`), so 20,000 seeds are checked as one."""
+    problems: list[str] = []
+    built: dict[str, Any] = {}
+    settings: set[tuple] = set()
     for task in tasks:
-        stream = _seedless(task.stream)
-        pair = json.dumps([stream, task.learner], sort_keys=True, default=str)
-        if pair not in pairs:
-            pairs.add(pair)
-            _check_same_task(task)
-        for role, spec in [("stream", task.stream), ("learner", task.learner),
-                           *[("comparator", c) for c in task.comparators]]:
-            key = json.dumps([role, stream if role == "stream" else spec], sort_keys=True,
-                             default=str)
-            if key in seen:
-                continue
-            seen.add(key)
-            try:
-                instantiate(spec, _convert_="all").validate()
-            except Exception as error:
-                cause = error.__cause__ or error
-                raise GridError(f"{role} {registry_key(spec) or spec.get('_target_')}: {cause}"
-                                ) from error
+        # one JSON text per spec object: the tasks of many seeds share their learner spec
+        setting = (_seedless_key(task.stream), _spec_key(task.learner),
+                   tuple(map(_spec_key, task.comparators)), task.checkpoints)
+        if setting in settings:
+            continue
+        settings.add(setting)
+        components = [("stream", setting[0], task.stream), ("learner", setting[1], task.learner),
+                      *[("comparator", k, c) for k, c in zip(setting[2], task.comparators)]]
+        for role, key, spec in components:
+            if (role, key) not in built:
+                built[role, key] = _built(role, spec, problems)
+        stream, learner = built["stream", setting[0]], built["learner", setting[1]]
+        if stream is None or learner is None:
+            continue
+        problems += [p for p in [_same_task_problem(task, stream, learner),
+                                  _rounds_problem(task, stream)]
+                     if p is not None and p not in problems]
+    return problems
+
+
+def _spec_key(spec: dict) -> str:
+    return json.dumps(spec, sort_keys=True, default=str)
+
+
+def _seedless_key(spec: dict) -> str:
+    return _spec_key(_seedless(spec))
+
+
+def _built(role: str, spec: dict, problems: list[str]) -> Any:
+    """The component of a spec, its parameters checked; None (and a problem) if it fails."""
+    try:
+        component = instantiate(spec, _convert_="all")
+        component.validate()
+        return component
+    except Exception as error:
+        cause = error.__cause__ or error
+        problems.append(f"{role} {registry_key(spec) or spec.get('_target_')}: {cause}")
+        return None
+
+
+def _rounds_problem(task: Task, stream: Any) -> str | None:
+    rounds = stream.known_rounds()
+    if rounds is None or not isinstance(task.checkpoints, tuple) \
+            or max(task.checkpoints) <= rounds:
+        return None
+    return (f"run.checkpoints={list(task.checkpoints)}: round {max(task.checkpoints)} is "
+            f"beyond the {rounds} rounds of stream {registry_key(task.stream)}")
 
 
 def _seedless(spec: dict) -> dict:
@@ -316,15 +367,16 @@ def _seedless(spec: dict) -> dict:
             if k != "seed"}
 
 
-def _check_same_task(task: Task) -> None:
-    stream_task = task.stream.get("task", getattr(get_class(task.stream["_target_"]), "task", None))
-    learner_task = getattr(get_class(task.learner["_target_"]), "task", None)
-    known = isinstance(stream_task, str) and isinstance(learner_task, str)  # not a property
+def _same_task_problem(task: Task, stream: Any, learner: Any) -> str | None:
+    """A learner of another task than its stream's (built: a dataset's task is its card's)."""
+    stream_task, learner_task = getattr(stream, "task", None), getattr(learner, "task", None)
+    known = isinstance(stream_task, str) and isinstance(learner_task, str)
     if known and stream_task != learner_task:
-        raise GridError(f"learner {registry_key(task.learner)} is a {learner_task} learner but "
-                        f"stream {registry_key(task.stream)} is a {stream_task} stream; pick a "
-                        f"{stream_task} learner" + (" (or set the stream's task)"
-                                                    if "task" in task.stream else ""))
+        return (f"learner {registry_key(task.learner)} is a {learner_task} learner but "
+                f"stream {registry_key(task.stream)} is a {stream_task} stream; pick a "
+                f"{stream_task} learner" + (" (or set the stream's task)"
+                                            if "task" in task.stream else ""))
+    return None
 
 
 def registry_key(spec: dict) -> str | None:

@@ -16,6 +16,7 @@ run.seeds=[0, -1]: seeds must be integers in [0, 2^63 - 1]; -1 is not
 
 from __future__ import annotations
 
+import re
 import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -39,10 +40,40 @@ def _show(value: Any) -> str:
     return repr(value) if isinstance(value, str) else str(value)
 
 
+_RANGE = re.compile(r"range\((\d+)(?:,(\d+))?(?:,(\d+))?\)")
+
+
+def _range_numbers(seeds: Any) -> list[int] | None:
+    found = _RANGE.fullmatch(seeds.replace(" ", "")) if isinstance(seeds, str) else None
+    return None if found is None else [int(g) for g in found.groups() if g is not None]
+
+
+def seed_list(seeds: Any) -> list:
+    """Seeds as a list: a list as given, or the text ``range(stop)`` /
+    ``range(start,stop[,step])`` as the integers it names (many seeds without a list of that
+    length on the command line, which Hydra parses in time quadratic in its length).
+
+    >>> seed_list("range(3)"), seed_list("range(10, 16, 2)"), seed_list([4, 1])
+    ([0, 1, 2], [10, 12, 14], [4, 1])
+    """
+    numbers = _range_numbers(seeds)
+    return list(seeds) if numbers is None else list(range(*numbers))
+
+
 def seeds_problem(seeds: Any) -> str | None:
-    """What is wrong with a list of seeds (None if nothing)."""
+    """What is wrong with a list of seeds, or a ``range(...)`` of them (None if nothing)."""
+    numbers = _range_numbers(seeds)
+    if numbers is not None:
+        if len(numbers) == 3 and numbers[2] == 0:
+            return "range() step must not be zero"
+        seeds = range(*numbers)   # distinct by construction; only its ends to check
+        if not seeds:
+            return "is empty: no run would be made; give at least one seed, e.g. [0]"
+        last = max(seeds[0], seeds[-1])
+        return None if last <= MAX_SEED else f"seeds must be integers in [0, 2^63 - 1]; " \
+                                             f"{last} is not"
     if not isinstance(seeds, (list, tuple, ListConfig)):
-        return "must be a list of integers, e.g. [0, 1, 2]"
+        return "must be a list of integers, e.g. [0, 1, 2], or range(N) for seeds 0 .. N-1"
     if len(seeds) == 0:
         return "is empty: no run would be made; give at least one seed, e.g. [0]"
     bad = [s for s in seeds if not _is_int(s) or not 0 <= s <= MAX_SEED]
@@ -119,6 +150,26 @@ def _optional_text(v: Any) -> str | None:
     return None if v is None or isinstance(v, str) else "must be a string or null"
 
 
+def folder_name_problem(name: Any) -> str | None:
+    """Why ``name`` cannot be one folder inside the results folder (None if it can): a
+    results name is one path component, so that nothing is written outside
+    ``run.output_dir``.
+
+    >>> folder_name_problem("mine"), folder_name_problem("../escaped")
+    (None, "must be one folder name, without '/' or '..' (results stay inside run.output_dir)")
+    """
+    if not isinstance(name, str) or not name:
+        return "must be a non-empty folder name"
+    if (name in (".", "..") or any(c in name for c in "/\\\0")
+            or Path(name).is_absolute() or Path(name).name != name):
+        return "must be one folder name, without '/' or '..' (results stay inside run.output_dir)"
+    return None
+
+
+def _run_name(v: Any) -> str | None:
+    return None if v is None else folder_name_problem(v)
+
+
 def _cache_dir(v: Any) -> str | None:
     return None if v is None else writable_folder_problem(v)
 
@@ -145,13 +196,19 @@ def _seconds(v: Any) -> str | None:
     return None if ok else "must be a number of seconds >= 0"
 
 
+def _positive_seconds(v: Any) -> str | None:
+    ok = not isinstance(v, bool) and isinstance(v, (int, float)) and 0 < v < float("inf")
+    return None if ok else "must be a number of seconds > 0"
+
+
 #: run.<option> -> its check (options a config may lack are skipped)
 RUN_CHECKS: dict[str, Callable[[Any], str | None]] = {
     "n_jobs": _n_jobs, "backend": _backend, "batch_size": _batch_size,
     "seeds": seeds_problem, "checkpoints": _checkpoints, "checkpoint_spacing": _spacing,
     "output_dir": writable_folder_problem, "cache_dir": _cache_dir,
     "force": _flag, "progress": _flag, "figures": _figures, "comparators": _flag, "bounds": _flag,
-    "scheduler": _optional_text, "name": _optional_text, "solver_time_limit": _seconds}
+    "scheduler": _optional_text, "name": _run_name, "solver_time_limit": _seconds,
+    "scheduler_timeout": _positive_seconds}
 
 
 def _unknown_keys(cfg: DictConfig) -> list[str]:
@@ -170,6 +227,57 @@ def _unknown_keys(cfg: DictConfig) -> list[str]:
     return lines
 
 
+def invalid_configuration(problems: Sequence[str]) -> str:
+    """Problems as one message: one problem as it is; several under ``invalid
+    configuration (2 problems):``, one per line."""
+    if len(problems) == 1:
+        return problems[0]
+    return (f"invalid configuration ({len(problems)} problems):\n  "
+            + "\n  ".join(p.replace("\n", "\n    ") for p in problems))
+
+
+#: a component group on the command line -> the grid's list of that group
+GRID_LISTS = {"stream": "streams", "learner": "learners", "comparator": "comparators"}
+
+
+def ignored_cell_overrides(cfg: DictConfig, overrides: Sequence[str]) -> list[str]:
+    """``learner=pa`` or ``stream.gamma=0.2`` beside an experiment, which runs its own grid
+    and would ignore them: one problem each, with the ``grid.*`` override that would work.
+
+    >>> cfg = OmegaConf.create({"name": "novikoff", "grid": {"learners": ["perceptron"]}})
+    >>> print(ignored_cell_overrides(cfg, ["experiment=novikoff", "learner=pa"])[0])
+    ... # doctest: +NORMALIZE_WHITESPACE
+    learner=pa: experiment novikoff runs its own grid, which this would not change; choose
+    its learners with grid.learners=[pa]
+    """
+    grid = cfg.get("grid")
+    choice = {o.split("=", 1)[0].lstrip("+~"): o.split("=", 1)[1] for o in overrides
+              if "=" in o and o.split("=", 1)[0].lstrip("+~") in GRID_LISTS}
+    problems = []
+    for override in overrides:
+        key, _, value = override.lstrip("+~").partition("=")
+        group, dot, name = key.partition(".")
+        if group not in GRID_LISTS:
+            continue
+        where = (f"grid.blocks.<i>.{GRID_LISTS[group]}" if isinstance(grid, DictConfig)
+                 and grid.get("blocks") is not None and group != "comparator"
+                 else f"grid.{GRID_LISTS[group]}")
+        chosen = choice.get(group) or _registry_key(cfg.get(group)) or "<key>"
+        entry = f"{{key: {chosen}, params: {{{name}: {value}}}}}" if dot else value
+        problems.append(f"{override}: experiment {cfg.get('name')} runs its own grid, which "
+                        f"this would not change; choose its {GRID_LISTS[group]} with "
+                        f"{where}=[{entry}]")
+    return problems
+
+
+def _registry_key(spec: Any) -> str | None:
+    if not isinstance(spec, DictConfig) or "_target_" not in spec:
+        return None
+    from olbench.tasks import registry_key
+
+    return registry_key({"_target_": spec._target_})
+
+
 def config_problems(cfg: DictConfig, overrides: Sequence[str] = (),
                     single_cell: bool = False) -> list[str]:
     """Every problem of the config outside the components, as ``key=value: what is wrong``.
@@ -180,6 +288,8 @@ def config_problems(cfg: DictConfig, overrides: Sequence[str] = (),
     problems = _unknown_keys(cfg)
     grid = cfg.get("grid")
     given = {o.split("=", 1)[0].lstrip("+~") for o in overrides}
+    if not single_cell and isinstance(grid, DictConfig):
+        problems += ignored_cell_overrides(cfg, overrides)
     if ("run.seeds" in given and not single_cell and isinstance(grid, DictConfig)
             and grid.get("seeds") is not None):
         problems.append(f"run.seeds={_show(cfg.run.seeds)}: this experiment declares its own "
@@ -195,6 +305,12 @@ def config_problems(cfg: DictConfig, overrides: Sequence[str] = (),
     for option, rule in RUN_CHECKS.items():
         if option in run:
             check(f"run.{option}", run[option], rule)
+    if run.get("scheduler") is not None and run.get("backend") != "dask":
+        problems.append(f"run.scheduler={_show(run.scheduler)}: only run.backend=dask "
+                        f"uses a scheduler (run.backend={_show(run.get('backend'))}); add "
+                        f"run.backend=dask, or leave run.scheduler out")
+    if not single_cell and isinstance(grid, DictConfig) and "name" in cfg:
+        check("name", cfg.name, folder_name_problem)   # the experiment's folder
     if isinstance(grid, DictConfig) and grid.get("seeds") is not None:
         check("grid.seeds", grid.seeds, seeds_problem)
     if "loss" in cfg:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -183,9 +185,8 @@ def test_every_column_of_a_real_table_is_named_in_the_schema(tmp_path):
                     "learners": ["pa", "arow"], "comparators": ["best_fixed"]}, seeds=[0],
                    cache_dir=str(tmp_path / "cache"))
     table = run_grid(tasks, tmp_path / "out", n_jobs=1, progress=False)
-    failed = run_task(tasks[0].__class__(**{**tasks[0].__dict__,
-                                            "learner": {"_target_": "olbench.learners.pa.PA",
-                                                        "C": -1.0}}))
+    failed = run_task(dataclasses.replace(tasks[0], learner={
+        "_target_": "olbench.learners.pa.PA", "C": -1.0}))
     undocumented = [c for c in [*table.columns, *failed.columns] if not is_documented(c)]
     assert not undocumented, f"add these to olbench.schema.COLUMNS: {undocumented}"
 

@@ -65,6 +65,21 @@ class Card:
     def parts(self) -> dict[str, DataFile]:
         return {"train": self.train, **({"test": self.test} if self.test else {})}
 
+    def label_values(self) -> list[str] | None:
+        """The labels of :attr:`labels` one by one (as written; ``+1`` as ``1``), or None
+        where the card does not list them all (regression, a shortened list).
+
+        >>> CARDS["mushrooms"].label_values(), CARDS["dna"].label_values()
+        (['1', '2'], ['1', '2', '3'])
+        """
+        text = self.labels.strip()
+        if "..." in text or self.classes is None:
+            return None
+        if ".." in text:     # "1..26": every integer in between
+            low, high = text.split("..")
+            return [str(v) for v in range(int(low), int(high) + 1)]
+        return [v.strip().lstrip("+") for v in text.strip("{}").split(",")]
+
 
 def _libsvm(folder: str, remote: str) -> str:
     return f"{LIBSVM_URL}/{folder}/{remote}"

@@ -18,10 +18,12 @@ from __future__ import annotations
 import bz2
 import hashlib
 import os
+import re
 import shutil
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from olbench.datasets.cards import CARDS, Card, DataFile
 
@@ -45,7 +47,10 @@ def get_card(name: str) -> Card:
     except KeyError:
         import difflib
 
-        close = difflib.get_close_matches(name, list(CARDS), n=4, cutoff=0.5)
+        # another case of a name is not accepted: the name is part of every run's identity
+        # (one dataset, one spelling, one results folder), so it is suggested first
+        same = [c for c in CARDS if isinstance(name, str) and c.lower() == name.lower()]
+        close = same or difflib.get_close_matches(name, list(CARDS), n=4, cutoff=0.5)
         hint = f"; did you mean {', '.join(close)}?" if close else ""
         raise KeyError(f"unknown dataset {name!r}{hint} (`olbench --datasets` lists the "
                        f"{len(CARDS)} known ones)") from None
@@ -94,39 +99,71 @@ def offline() -> bool:
 
 
 # ------------------------------------------------------------------------------ checksums
+def _blocks(path: str | Path, size: int = 1 << 20):
+    """A file's bytes, streamed in blocks of ``size``."""
+    with open(path, "rb") as f:
+        yield from iter(lambda: f.read(size), b"")
+
+
 def text_sha256(path: str | Path) -> str:
     """sha256 of a file's bytes with CRLF line endings read as LF (streamed)."""
     digest = hashlib.sha256()
     carry = b""
-    with open(path, "rb") as f:
-        while True:
-            block = f.read(1 << 20)
-            if not block:
-                break
-            block = carry + block
-            carry = b"\r" if block.endswith(b"\r") else b""
-            digest.update((block[:-1] if carry else block).replace(b"\r\n", b"\n"))
+    for block in _blocks(path):
+        block = carry + block
+        carry = b"\r" if block.endswith(b"\r") else b""
+        digest.update((block[:-1] if carry else block).replace(b"\r\n", b"\n"))
     digest.update(carry)
     return digest.hexdigest()
 
 
-_VERIFIED: dict[tuple[str, int, int], str] = {}
+#: a data line of a text file: its first character that is not a space is not a comment
+_DATA_LINE = re.compile(rb"^[ \t\r\f\v]*[^\s#]", re.MULTILINE)
 
 
-def verify(path: Path, expected: str | None, what: str) -> None:
-    """Check a local file against its card (once per process per file version)."""
-    if expected is None:
+def data_rows(path: str | Path) -> int:
+    r"""The data lines of a text file (lines with something before any ``#`` comment), as
+    the svmlight reader counts its rows; streamed.
+
+    >>> import tempfile, os
+    >>> with tempfile.NamedTemporaryFile("wb", delete=False) as f:
+    ...     _ = f.write(b"# header\n+1 1:2\n\n  -1 3:1 # note\n+1 2:1")
+    >>> data_rows(f.name); os.unlink(f.name)
+    3
+    """
+    rows, carry = 0, b""
+    for block in _blocks(path, 1 << 22):
+        block = carry + block
+        cut = block.rfind(b"\n") + 1       # whole lines only; the rest waits
+        carry = block[cut:]
+        rows += len(_DATA_LINE.findall(block, 0, cut))
+    return rows + len(_DATA_LINE.findall(carry))
+
+
+_VERIFIED: dict[tuple[str, int, int], Any] = {}
+
+
+def verify(path: Path, expected: str | None, what: str, rows: int | None = None) -> None:
+    """Check a local file against its card (once per process per file version): its
+    sha256, or, where the card has none, its number of rows (``rows``, when known), so that
+    a truncated copy is refused, not read as the dataset."""
+    if expected is None and rows is None:
         return
+    measure, want = (text_sha256, expected) if expected is not None else (data_rows, rows)
     stat = path.stat()
-    key = (str(path.resolve()), stat.st_size, stat.st_mtime_ns)
+    key = (str(path.resolve()), stat.st_size, stat.st_mtime_ns, measure.__name__)
     if key not in _VERIFIED:
-        _VERIFIED[key] = text_sha256(path)
-    if _VERIFIED[key] != expected:
-        raise ChecksumError(
-            f"{path}: sha256 {_VERIFIED[key]} differs from the catalogue's {expected} for "
-            f"{what}: the file is another version or is damaged. Replace it (delete it to "
-            f"download it again), or read it as a plain file with stream=libsvm "
-            f"stream.path={path}")
+        _VERIFIED[key] = measure(path)
+    found = _VERIFIED[key]
+    if found == want:
+        return
+    differs = (f"sha256 {found} differs from the catalogue's {expected} for {what}: the file "
+               f"is another version or is damaged" if expected is not None else
+               f"{found:,} data rows, but the catalogue's {what} has {rows:,} (its sha256 is "
+               f"unknown, so the row count is checked): the file is truncated or another "
+               f"version")
+    raise ChecksumError(f"{path}: {differs}. Replace it (delete it to download it again), or "
+                        f"read it as a plain file with stream=libsvm stream.path={path}")
 
 
 # ------------------------------------------------------------------------------ download
@@ -192,7 +229,7 @@ def locate(card: Card, part: str = "train", explicit: str | Path | None = None, 
     what = f"dataset {card.name!r} ({part} part)"
     found = find_local(card, part, explicit)
     if found is not None:
-        verify(found[1], info.sha256, what)
+        verify(found[1], info.sha256, what, info.rows if card.format == "svmlight" else None)
         return found[1]
     if info.url is None or offline():
         why = "it cannot be downloaded" if info.url is None else "OLBENCH_OFFLINE is set"

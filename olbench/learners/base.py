@@ -236,12 +236,12 @@ class OCOLearner(Learner):
     #: loss may still move it; learners whose point moves only with the losses keep False
     moves_with_time: bool = False
 
-    def reset(self, d: int) -> Learner:
+    def validate(self) -> None:
+        super().validate()
         if not is_zeros(getattr(self, "init", "zeros")):   # w_1 must lie in K (every theorem)
             raise ValueError(f"{type(self).__name__}: init={init_label(self.init)!r} does not "
                              f"apply; an online-convex-optimisation learner plays w_1 = P_K(0) "
                              f"in its feasible set")
-        return super().reset(d)
 
     def init_state(self, d):
         from olbench.kernels.sets import project_numpy

@@ -83,6 +83,12 @@ class Stream(Component):
     def meta(self) -> StreamMeta:
         raise NotImplementedError
 
+    def known_rounds(self) -> int | None:
+        """The number of rounds when the parameters say it, without reading or drawing the
+        data (a synthetic stream's ``n``); None when only the data can tell."""
+        n = getattr(self, "n", None) if "n" in self.param_names() else None
+        return None if n is None else int(n)
+
     def _cached(self, name: str, build) -> Any:
         """``build()`` once per instance, kept in ``self.__dict__[name]`` (name ends ``_cache``)."""
         value = self.__dict__.get(name)

@@ -35,7 +35,7 @@ import scipy.sparse as sp
 from olbench.component import IsInstance, OneOf, UnknownNameError, _fmt
 from olbench.datasets import Card, DataFile, find_local, get_card, locate, openml
 from olbench.datasets.fetch import offline
-from olbench.labels import sorted_labels
+from olbench.labels import label_key, sorted_labels
 from olbench.streams.base import (
     Chunk,
     Fingerprint,
@@ -213,13 +213,37 @@ plus stream.negative_label=<class> for a pair (the other rows are dropped)
         if self.standardize and self.split in ("train+test", "train_then_test"):
             raise ValueError(f"standardize=True with split={self.split!r}: the two parts "
                              f"would be scaled with different statistics; use normalize")
+        self._check_labels(card)
         if card.collection == "openml":    # already read (or a DatasetNotFound) by .card
             return
-        for part in self._part_names():   # a sure miss fails now (a few stat calls, no I/O)
+        for part in self._part_names():
             info = card.parts()[part]
-            if (info.url is None or offline()) and find_local(card, part,
-                                                                self.data_dir) is None:
-                locate(card, part, self.data_dir)   # raises DatasetNotFound: what goes where
+            found = find_local(card, part, self.data_dir)
+            # a local copy is checked now (its checksum, else its rows: once per process
+            # per file version); a sure miss fails now: DatasetNotFound says what goes where
+            if found is not None or info.url is None or offline():
+                locate(card, part, self.data_dir)
+
+    def _check_labels(self, card: Card) -> None:
+        """``positive_label`` / ``negative_label`` among the labels the card lists (before
+        the file is read: a class the file does not have would fail at the first run)."""
+        listed = card.label_values()
+        if listed is None:
+            return
+        keys = {label_key(v) for v in listed}
+        for option, value in (("positive_label", self.positive_label),
+                              ("negative_label", self.negative_label)):
+            if value is not None and label_key(value) not in keys:
+                raise ValueError(f"{option}={value!r} is not a label of dataset {card.name!r}: "
+                                 f"its labels are {card.labels} (olbench --datasets)")
+
+    def known_rounds(self) -> int | None:
+        """The card's rows of the parts read (unknown for a pair of classes, which drops
+        the rows of the others, and where the card does not say)."""
+        rows = [self.card.parts()[part].rows for part in self._part_names()]
+        if self.negative_label is not None or None in rows:
+            return None
+        return sum(rows)
 
     def _part_names(self) -> list[str]:
         return {"train": ["train"], "test": ["test"]}.get(self.split, ["train", "test"])

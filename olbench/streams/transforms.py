@@ -40,13 +40,16 @@ def _display_of(stream: Any) -> str:
 
 
 class _Wrapper:
-    """What the wrappers share: the task is the inner stream's."""
+    """What the wrappers share: the task is the inner stream's, and so are the rounds."""
 
     stream: Stream
 
     @property
     def task(self) -> str:
         return self.stream.task
+
+    def known_rounds(self) -> int | None:
+        return self.stream.known_rounds()
 
 
 class KernelMap(_Wrapper, InMemoryStream, key="kernel_map"):
@@ -144,6 +147,10 @@ class Passes(_Wrapper, Stream, key="passes"):
     def __init__(self, *, stream: Stream, passes: int = 1, order: str = "file", seed: int = 0):
         self.stream, self.passes, self.order, self.seed = stream, passes, order, seed
         self.validate()
+
+    def known_rounds(self) -> int | None:
+        inner = self.stream.known_rounds()
+        return None if inner is None else inner * int(self.passes)
 
     @classmethod
     def display(cls, params) -> str:

@@ -1,0 +1,338 @@
+"""A corpus of bad configurations and run options (issue 31), as a careless or hostile user
+gives them: each is refused before anything runs, with exit status 2 and a message naming
+the option, the value and what would work; or, for a results folder that cannot be written
+(a full disk, a read-only folder), one line naming the folder and the cause, with every
+finished run kept and the same command resuming to the same table. Command-line cases run
+the real ``olbench`` in a subprocess; the Python API's cases call ``run_experiment``."""
+
+from __future__ import annotations
+
+import errno
+import os
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from olbench import results as results_module
+from olbench.api import overrides_for, run_experiment
+from olbench.failures import ResultsNotWritten
+from olbench.tasks import single_cell, task_problems
+from olbench.validate import seed_list
+
+ROOT = Path(__file__).resolve().parents[1]
+QUIET = ["run.n_jobs=1", "run.progress=false", "run.figures=false"]
+
+
+def olbench(*args: str, cwd: Path, env: dict | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-c", "from olbench.cli import main; main()", *args],
+                          cwd=cwd, capture_output=True, text=True, timeout=300,
+                          env={**os.environ, "PYTHONPATH": str(ROOT), **(env or {})})
+
+
+def _svmlight(path: Path, rows: int, features: int, labels, seed: int = 0) -> Path:
+    """A file of ``rows`` svmlight rows over ``features`` features, labels drawn from
+    ``labels``; written here, so that no test needs the shared data."""
+    rng = np.random.default_rng(seed)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("".join(f"{rng.choice(labels)} " + " ".join(
+        f"{j}:{rng.random():.3f}" for j in range(1, features + 1)) + "\n" for _ in range(rows)))
+    return path
+
+
+@pytest.fixture(scope="module")
+def data_dir(tmp_path_factory) -> Path:
+    """A data folder of cards without a checksum (so their row counts are what is checked):
+    australian (690 x 14, {-1,+1}) whole, housing (506 x 13, regression) whole."""
+    root = tmp_path_factory.mktemp("data")
+    _svmlight(root / "libsvm" / "australian", 690, 14, ["+1", "-1"])
+    _svmlight(root / "libsvm" / "housing", 506, 13, ["21.5", "30.1", "12.0"])
+    return root
+
+
+# --------------------------------------------------------------------------- exit 2 cases
+#: name -> (arguments, what stderr says); each is refused before anything runs, exit 2
+CLI_CASES = {
+    "experiment + learner= is ignored": (
+        ["experiment=novikoff", "learner=pa"],
+        "learner=pa: experiment novikoff runs its own grid, which this would not change; "
+        "choose its learners with grid.learners=[pa]"),
+    "experiment + stream.<param> is ignored": (
+        ["experiment=novikoff", "stream.gamma=0.2"],
+        "stream.gamma=0.2: experiment novikoff runs its own grid, which this would not change; "
+        "choose its streams with grid.streams=[{key: separable, params: {gamma: 0.2}}]"),
+    "experiment with blocks + learner=": (
+        ["experiment=textbook_sugiyama", "learner=arow"],
+        "choose its learners with grid.blocks.<i>.learners=[arow]"),
+    "run.name climbs out of run.output_dir": (
+        ["learner=pa", "run.name=../escaped"],
+        "run.name='../escaped': must be one folder name, without '/' or '..'"),
+    "absolute run.name": (
+        ["learner=pa", "run.name={tmp}/escaped"], "/escaped': must be one folder name"),
+    "experiment name= is a path": (
+        ["experiment=novikoff", "name=../x"], "name='../x': must be one folder name"),
+    "run.scheduler without the dask backend": (
+        ["learner=pa", "run.scheduler=tcp://127.0.0.1:8786"],
+        "run.scheduler='tcp://127.0.0.1:8786': only run.backend=dask uses a scheduler "
+        "(run.backend='loky')"),
+    "a typo in a block's params": (
+        ["experiment=textbook_sugiyama", "grid.blocks.0.learners.0.params.Cc=1"],
+        "grid.blocks.0.learners.0.params.Cc=1: experiment textbook_sugiyama: learner pa has "
+        "no parameter 'Cc' (did you mean C?)"),
+    "a block index out of range": (
+        ["experiment=textbook_sugiyama", "grid.blocks.9.learners=[pa]"],
+        "grid.blocks has 5 entries (indices 0 to 4), so grid.blocks.9 does not exist"),
+    "run.checkpoints beyond the stream's n": (
+        ["learner=pa", "stream.n=100", "run.checkpoints=[50,5000]"],
+        "run.checkpoints=[50, 5000]: round 5000 is beyond the 100 rounds of stream separable"),
+    "init=randn for an OCO learner": (
+        ["learner=ons", "learner.init=randn", "stream=linear_losses", "comparator=best_point"],
+        "learner ons: ONS: init='randn' does not apply; an online-convex-optimisation "
+        "learner plays w_1 = P_K(0)"),
+    "a classification learner on a regression dataset": (
+        ["learner=pa", "stream=dataset", "stream.name=housing"],
+        "learner pa is a classification learner but stream dataset is a regression stream"),
+    "positive_label not among the dataset's labels": (
+        ["stream=dataset", "stream.name=australian", "stream.positive_label=7"],
+        "positive_label=7 is not a label of dataset 'australian': its labels are {-1,+1}"),
+    "two experiments without -m": (
+        ["experiment=novikoff,regret"],
+        "experiment=novikoff,regret: several values run only as a multirun: add -m"),
+    "a learner-name typo": (
+        ["learner=percepton"], "learner=percepton: no learner 'percepton' (did you mean "
+                               "perceptron?)"),
+    "an experiment-name typo": (
+        ["experiment=novikof"], "no experiment 'novikof' (did you mean novikoff?)"),
+    "a dataset name in another case": (
+        ["stream=dataset", "stream.name=A1A"], "unknown dataset 'A1A'; did you mean a1a?"),
+}
+
+
+@pytest.mark.parametrize("case", CLI_CASES)
+def test_refused_before_anything_runs_with_exit_2(case, tmp_path, data_dir):
+    arguments, message = CLI_CASES[case]
+    arguments = [a.replace("{tmp}", str(tmp_path)) for a in arguments]
+    out = olbench(*arguments, *QUIET, f"run.output_dir={tmp_path / 'out'}", cwd=tmp_path,
+                  env={"OLBENCH_DATA": str(data_dir)})
+    assert out.returncode == 2, out.stderr[-3000:]
+    assert message in out.stderr, out.stderr[-3000:]
+    assert "Traceback" not in out.stderr and "full_key" not in out.stderr
+    assert not (tmp_path / "out").exists() and not (tmp_path / "escaped").exists()
+
+
+def test_every_problem_is_said_at_once(tmp_path):
+    out = olbench("learner=pa", "stream.n=100", "run.checkpoints=[5000]", "learner.C=-1",
+                  "run.name=../x", "run.scheduler=tcp://a:1", "run.seeds=[0,0]", *QUIET,
+                  f"run.output_dir={tmp_path}", cwd=tmp_path)
+    assert out.returncode == 2, out.stderr[-3000:]
+    assert "olbench: invalid configuration (4 problems):" in out.stderr
+    for line in ("run.seeds=[0, 0]: lists a seed twice", "run.name='../x': ",
+                 "run.scheduler='tcp://a:1': ", "learner pa: PA: invalid C=-1"):
+        assert f"\n  {line}" in out.stderr, line
+    # the checkpoints of a learner that cannot be built are not checked against its stream
+    assert not any(tmp_path.iterdir())
+
+
+def test_the_command_lines_problems_come_with_the_configurations(tmp_path):
+    """A name Hydra could not compose is said together with the problems of the rest."""
+    out = olbench("learner=percepton", "learner.C=2", "experiment=novikoff,regret",
+                  "run.n_jobs=0", "run.name=../x", f"run.output_dir={tmp_path}", cwd=tmp_path)
+    assert out.returncode == 2, out.stderr[-3000:]
+    assert "olbench: invalid configuration (4 problems):" in out.stderr
+    for line in ("learner=percepton: no learner 'percepton' (did you mean perceptron?)",
+                 "experiment=novikoff,regret: several values run only as a multirun",
+                 "run.n_jobs=0: must be a non-zero integer", "run.name='../x': "):
+        assert f"\n  {line}" in out.stderr, line
+    assert not any(tmp_path.iterdir())
+
+
+def test_a_truncated_dataset_is_refused_naming_both_row_counts(tmp_path):
+    _svmlight(tmp_path / "data" / "libsvm" / "australian", 3, 14, ["+1", "-1"])
+    out = olbench("stream=dataset", "stream.name=australian", *QUIET,
+                  f"run.output_dir={tmp_path / 'out'}", cwd=tmp_path,
+                  env={"OLBENCH_DATA": str(tmp_path / "data")})
+    assert out.returncode == 2, out.stderr[-3000:]
+    assert re.search(r"australian: 3 data rows, but the catalogue's dataset 'australian' "
+                     r"\(train part\) has 690 \(its sha256 is unknown", out.stderr)
+
+
+def test_an_unreachable_dask_scheduler_is_one_line_after_the_timeout(tmp_path):
+    start = time.perf_counter()
+    out = olbench("learner=pa", "stream.n=50", "run.backend=dask",
+                  "run.scheduler=tcp://127.0.0.1:1", "run.scheduler_timeout=1", *QUIET,
+                  f"run.output_dir={tmp_path}", cwd=tmp_path)
+    assert out.returncode == 2, out.stderr[-3000:]
+    assert out.stderr.strip().splitlines()[-1].startswith(
+        "olbench: no Dask scheduler at run.scheduler=tcp://127.0.0.1:1 within 1 s")
+    assert "Traceback" not in out.stderr
+    assert time.perf_counter() - start < 25   # Dask's own 30 s are not waited
+
+
+# --------------------------------------------------------------------------- the Python API
+API_CASES = {
+    "seeds=5": (dict(learner="pa", seeds=5), TypeError,
+                "seeds=5: must be a list of seeds (integers), e.g. [5] for seed 5 or range(5)"),
+    "seeds='01'": (dict(learner="pa", seeds="01"), TypeError,
+                   "seeds='01': must be a list of seeds (integers)"),
+    "a float seed": (dict(learner="pa", seeds=[0, 1.5]), TypeError,
+                     "seeds: must be integers; 1.5 is a float"),
+    "overrides='s'": (dict(overrides="s"), TypeError,
+                      "overrides='s': must be a list of override strings"),
+    "output_dir=3": (dict(output_dir=3), TypeError, "output_dir=3: must be a folder path"),
+    "n_jobs='2'": (dict(n_jobs="2"), TypeError, "n_jobs='2': must be an integer"),
+    "experiment + learner=": (dict(experiment="novikoff", learner="pa"), ValueError,
+                              "choose its learners with grid.learners=[pa]"),
+    "a learner-name typo": (dict(learner="percepton"), ValueError,
+                            "did you mean perceptron?"),
+}
+
+
+@pytest.mark.parametrize("case", API_CASES)
+def test_run_experiment_checks_its_arguments_at_the_door(case, tmp_path):
+    kwargs, kind, message = API_CASES[case]
+    kwargs = {"output_dir": str(tmp_path / "out"), **kwargs}
+    with pytest.raises(kind, match=re.escape(message)):
+        run_experiment(quiet=True, **kwargs)
+    assert not (tmp_path / "out").exists()
+
+
+def test_an_experiment_of_ones_own_folder_is_a_choice_and_its_typo_is_suggested(tmp_path):
+    from olbench.overrides import prepared
+
+    (tmp_path / "experiment").mkdir()
+    (tmp_path / "experiment" / "mine.yaml").write_text("# @package _global_\nname: mine\n")
+    for extra in (["--config-dir", str(tmp_path)], [f"hydra.searchpath=[{tmp_path.as_uri()}]"]):
+        assert prepared(["experiment=mine", *extra])[1] == []
+        (problem,) = prepared(["experiment=mien", *extra])[1]
+        assert problem.startswith("experiment=mien: no experiment 'mien' (did you mean mine?)")
+
+
+# --------------------------------------------------------------------------- many seeds
+def test_many_seeds_are_given_as_a_range_and_checked_once(monkeypatch):
+    assert overrides_for(learner="pa", seeds=range(20000))[-1] == "run.seeds=range(0,20000,1)"
+    assert seed_list("range(0,20000,1)") == list(range(20000))
+    import olbench.tasks as tasks
+
+    built = []
+    real = tasks.instantiate
+    monkeypatch.setattr(tasks, "instantiate", lambda spec, **kw: built.append(
+        spec["_target_"]) or real(spec, **kw))
+    stream = {"_target_": "olbench.streams.synthetic.Separable", "n": 50, "seed": 0}
+    learner = {"_target_": "olbench.learners.perceptron.Perceptron"}
+    cell = single_cell(stream, learner, None, seeds=range(2000))
+    built.clear()
+    assert task_problems(cell) == []
+    assert sorted(built) == sorted([stream["_target_"], learner["_target_"]])  # not 2 x 2000
+
+
+# --------------------------------------------------------------------------- the folder
+def _table(folder: Path) -> pd.DataFrame:
+    table = pd.read_parquet(folder / "results.parquet")
+    keep = [c for c in table if c not in ("wall_s", "time_s")]
+    return table[keep].sort_values(["run_id", "t"]).reset_index(drop=True)
+
+
+def test_a_full_disk_keeps_the_finished_runs_and_the_same_command_resumes(tmp_path, monkeypatch):
+    """The writer of every parquet file fails as a full disk does after two files: the
+    error is one message naming the folder and the cause; the saved runs are kept; the same
+    call then finishes with the table of a run that never failed."""
+    monkeypatch.setattr(results_module, "BATCH_SECONDS", 0.0)   # one file per run
+    cell = dict(learner="pa", seeds=list(range(5)), quiet=True, n_jobs=1, figures=False,
+                **{"stream.n": 80})
+    written = []
+    real = results_module.write_parquet_file
+
+    def full_after_two(df, path):
+        if len(written) == 2:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), path)
+        written.append(path)
+        real(df, path)
+
+    monkeypatch.setattr(results_module, "write_parquet_file", full_after_two)
+    with pytest.raises(ResultsNotWritten) as refused:
+        run_experiment(output_dir=str(tmp_path / "a"), **cell)
+    (folder,) = (tmp_path / "a" / "single").iterdir()
+    assert str(refused.value).startswith(f"cannot write the results in {folder}: No space "
+                                         f"left on device (")
+    assert "; 2 of 5 runs are saved there" in str(refused.value)
+    monkeypatch.setattr(results_module, "write_parquet_file", real)
+    resumed = run_experiment(output_dir=str(tmp_path / "a"), **cell)
+    clean = run_experiment(output_dir=str(tmp_path / "b"), **cell)
+    assert resumed.status == 0 and resumed.folder == folder
+    pd.testing.assert_frame_equal(_table(resumed.folder), _table(clean.folder))
+
+
+def _mount(*args: str) -> bool:
+    return subprocess.run(["mount", *args], capture_output=True).returncode == 0
+
+
+def test_a_real_full_disk_is_one_line_and_resumes(tmp_path):
+    disk = tmp_path / "disk"
+    disk.mkdir()
+    if not _mount("-t", "tmpfs", "-o", "size=48k", "tmpfs", str(disk)):
+        pytest.skip("cannot mount a small tmpfs here (needs root); the full-disk path is "
+                    "tested through the writer above")
+    try:
+        command = ["learner=pa", "stream.n=200", "run.seeds=range(200)", "run.cache_dir=null",
+                   *QUIET]
+        out = olbench(*command, f"run.output_dir={disk}", cwd=tmp_path)
+        assert out.returncode == 1, out.stderr[-3000:]
+        assert "Traceback" not in out.stderr
+        (line,) = out.stderr.strip().splitlines()
+        assert line.startswith(f"olbench: cannot write the results in {disk}/single/")
+        assert "No space left on device" in line
+        assert _mount("-o", "remount,size=8m", str(disk))
+        again = olbench(*command, f"run.output_dir={disk}", cwd=tmp_path)
+        clean = olbench(*command, f"run.output_dir={tmp_path / 'clean'}", cwd=tmp_path)
+        assert again.returncode == 0 and clean.returncode == 0, again.stderr[-3000:]
+        (folder,) = (disk / "single").iterdir()
+        pd.testing.assert_frame_equal(_table(folder), _table(tmp_path / "clean" / "single" /
+                                                             folder.name))
+    finally:
+        _mount_undo = subprocess.run(["umount", str(disk)], capture_output=True)
+        assert _mount_undo.returncode == 0
+
+
+def _read_only(folder: Path) -> str | None:
+    """Make ``folder`` read-only for this process: permission bits for a user, a read-only
+    bind mount for root (whom permission bits do not stop); how to undo it, or None."""
+    if os.geteuid() != 0:
+        for path in [folder, *folder.rglob("*")]:
+            path.chmod(path.stat().st_mode & ~0o222)
+        return "chmod"
+    if _mount("--bind", str(folder), str(folder)) and _mount("-o", "remount,bind,ro",
+                                                             str(folder)):
+        return "umount"
+    return None
+
+
+def test_a_read_only_results_folder_is_one_line_and_resumes(tmp_path):
+    command = ["learner=pa", "stream.n=80", "run.seeds=[0,1,2]", *QUIET,
+               f"run.output_dir={tmp_path / 'out'}"]
+    first = olbench(*command, cwd=tmp_path)
+    assert first.returncode == 0, first.stderr[-3000:]
+    (folder,) = (tmp_path / "out" / "single").iterdir()
+    before = _table(folder)
+    undo = _read_only(folder)
+    if undo is None:
+        pytest.skip("root here cannot mount, and permission bits do not stop root")
+    try:
+        out = olbench(*command, "run.force=true", cwd=tmp_path)
+    finally:
+        if undo == "umount":
+            subprocess.run(["umount", str(folder)], check=True)
+        else:
+            for path in [folder, *folder.rglob("*")]:
+                path.chmod(path.stat().st_mode | 0o200)
+    assert out.returncode == 2, out.stderr[-3000:]
+    assert "Traceback" not in out.stderr
+    (line,) = out.stderr.strip().splitlines()
+    assert line.startswith(f"olbench: results folder {folder}: cannot write in")
+    again = olbench(*command, cwd=tmp_path)
+    assert again.returncode == 0 and "3 of 3 runs reused" in again.stdout
+    pd.testing.assert_frame_equal(_table(folder), before)
