@@ -47,10 +47,12 @@ Params = namedtuple("Params", ["phi", "C", "variance", "soft2", "libol"])
 
 @inline
 def violated(params, m, v):
-    """The confidence constraint fails: m < phi v (variance form) or m < phi sqrt(v)."""
+    """The confidence constraint fails: m < phi v (variance form) or m < phi sqrt(v). Written
+    as "not satisfied" so that a NaN v (rows.positive_form) takes the step and reaches the
+    output, instead of passing for a satisfied constraint."""
     if params.variance:
-        return params.phi * v - m > 0.0
-    return params.phi * math.sqrt(v) - m > 0.0
+        return not params.phi * v - m <= 0.0
+    return not params.phi * math.sqrt(v) - m <= 0.0
 
 
 @inline
@@ -93,7 +95,11 @@ def coefficients(params, m, v):
         alpha = nonnegative_part((-m * psi + math.sqrt(m * m * phi2 * phi2 / 4.0 + v * phi2 * xi))
                                  / (v * xi))
         alpha = min(params.C, alpha)
-    sqrt_u = 0.5 * (-alpha * v * phi + math.sqrt(alpha * alpha * v * v * phi2 + 4.0 * v))
+    # sqrt(u) = (-alpha v phi + sqrt(alpha^2 v^2 phi^2 + 4 v)) / 2, written without the
+    # subtraction, which cancelled to 0 once alpha^2 v phi^2 >> 4, and with alpha v formed
+    # first (alpha alone grows like 1/v)
+    alpha_v = alpha * v
+    sqrt_u = 2.0 * v / (alpha_v * phi + math.sqrt(alpha_v * alpha_v * phi2 + 4.0 * v))
     return alpha, alpha * phi / sqrt_u
 
 

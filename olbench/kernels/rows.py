@@ -134,18 +134,29 @@ def sqnorm(val):
 
 
 @inline
-def finite_or_nan(q):
-    """q, or NaN when q is +-inf. A quadratic form x' Sigma x that overflowed (a prior
-    a = 1.7e308) made the second-order rules' steps 1/(v + r) exactly 0 and their covariance
-    downdates 0: no move on every round, silently; NaN reaches the output instead, where the
-    loop stops and olbench.breakdown names the parameter."""
-    return q if abs(q) < math.inf else math.nan
+def positive_form(q, val):
+    """q = x' Sigma x as the second-order rules may use it, or NaN when it is not what a
+    positive definite Sigma gives for the row x = val:
+
+    * inf: an overflow (a prior a = 1.7e308). The steps 1/(v + r) were then exactly 0 and the
+      downdates 0: no move on any round, silently.
+    * <= 0 for a nonzero row: Sigma has lost positive definiteness to rounding. The downdate
+      Sigma - beta Sigma x x' Sigma leaves x' Sigma x r / (v + r) along x, computed as a
+      difference of numbers of size v: once v / r passes 1/eps ~ 1e16 (AROW with a = 1e100,
+      or r = 1e-20; NHERD with C = 1e20) no digit of it is left, and the rules stepped on
+      rounding noise (or skipped the step).
+
+    NaN reaches the output, where the loop stops and olbench.breakdown names the parameter. A
+    zero row keeps q = 0 (the rules take no step on it)."""
+    if q < math.inf and (q > 0.0 or sqnorm(val) == 0.0):
+        return q
+    return math.nan
 
 
 @inline
 def diag_quad(diag, idx, val):
-    """x' D x for a diagonal matrix D = diag(diag) (NaN if it overflows: finite_or_nan)."""
-    return finite_or_nan(_blocked_sum(diag, idx, val, val))
+    """x' D x for a diagonal matrix D = diag(diag) (NaN when not positive: positive_form)."""
+    return positive_form(_blocked_sum(diag, idx, val, val), val)
 
 
 def _dense_dot_and_quad(w, diag, val):
@@ -165,7 +176,7 @@ def _dense_dot_and_quad_compiled(w, diag, val):
 @inline
 def dot_and_diag_quad(w, diag, idx, val):
     """(w . x, x' D x), each in its blocked order: the numbers of dot and diag_quad (x' D x
-    NaN if it overflows), but a dense row is read once for both."""
+    through positive_form), but a dense row is read once for both."""
     if idx is not None:
         return dot(w, idx, val), diag_quad(diag, idx, val)
     n = val.shape[0]
@@ -174,7 +185,7 @@ def dot_and_diag_quad(w, diag, idx, val):
         rest_dot += _term(w, None, val, None, k)
         rest_quad += _term(diag, None, val, val, k)
     blocks_dot, blocks_quad = _dense_dot_and_quad(w, diag, val)
-    return blocks_dot + rest_dot, finite_or_nan(blocks_quad + rest_quad)
+    return blocks_dot + rest_dot, positive_form(blocks_quad + rest_quad, val)
 
 
 @inline
@@ -310,10 +321,11 @@ def diag_project(diag, c, squared, idx, val):
 @inline
 def full_sigma_x(A, idx, val):
     """(Sigma x, x' Sigma x) for a full covariance kept as AROW keeps it: ``A[:d]`` = Sigma (as
-    kept above) and ``A[d]`` scratch, which receives Sigma x (nothing is allocated per row)."""
+    kept above) and ``A[d]`` scratch, which receives Sigma x (nothing is allocated per row);
+    x' Sigma x through positive_form."""
     sigma_x = A[A.shape[1]]
     symmetric_matvec(A, idx, val, sigma_x)
-    return sigma_x, finite_or_nan(dot(sigma_x, idx, val))
+    return sigma_x, positive_form(dot(sigma_x, idx, val), val)
 
 
 @inline

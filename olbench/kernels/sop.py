@@ -23,8 +23,8 @@ from olbench.kernels.loop import make_kernel
 from olbench.kernels.rows import (
     axpy,
     dot,
-    finite_or_nan,
     is_mistake,
+    positive_form,
     rank_one_downdate,
     symmetric_matvec,
 )
@@ -36,7 +36,7 @@ Params = namedtuple("Params", ["every_round", "libol_tie"])
 def predict(params, idx, val, w, A, s):
     sigma_x = A[w.shape[0]]
     symmetric_matvec(A, idx, val, sigma_x)
-    return dot(w, idx, val) / (1.0 + finite_or_nan(dot(sigma_x, idx, val)))
+    return dot(w, idx, val) / (1.0 + positive_form(dot(sigma_x, idx, val), val))
 
 
 @inline
