@@ -103,8 +103,9 @@ def breakdown_error(learner, what: str, X: Any = None) -> NumericBreakdownError:
         text += (f" Likely cause: {named}; bring it nearer its default, or rescale the "
                  f"data{scale}.")
     else:
-        text += (f" Every parameter is within a factor 10 of its default: rescale the "
-                 f"data{scale}.")
+        text += (f" Every parameter is within a factor 10 of its default, so the data took "
+                 f"it there: their scale{scale}, or the stream's length; rescale the data, or "
+                 f"see the learner's parameters for a safer setting.")
     return NumericBreakdownError(text)
 
 
