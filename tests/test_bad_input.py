@@ -29,8 +29,9 @@ def test_overflowing_prediction_is_an_error_not_a_number():
     # every parameter at its default: the data's scale is named as the cause
     with pytest.raises(ValueError, match=r"the output is NaN or infinite at row 1, although the "
                                          r"data are finite: .* Every parameter is within a "
-                                         r"factor 10 of its default: rescale the data \(the "
-                                         r"largest \|x\| of these rows is 1e\+200\)"):
+                                         r"factor 10 of its default, so the data took it "
+                                         r"there: their scale \(the largest \|x\| of these "
+                                         r"rows is 1e\+200\)"):
         run(make_learner("perceptron"), X, np.array([1.0, -1.0, 1.0]))
 
 
