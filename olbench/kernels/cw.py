@@ -39,6 +39,7 @@ from olbench.kernels.rows import (
     full_sigma_x,
     full_step,
     linear_predict,
+    positive_form,
 )
 
 #: phi = Phi^-1(eta); C: SCW's cap (inf for CW); variance: ICML 2008 form; soft2: SCW-II
@@ -117,7 +118,7 @@ def update_full(params, idx, val, y, margin, w, A, s):
 @inline
 def update_diag(params, idx, val, y, margin, w, A, s):
     diag = A[0]
-    v = diag_quad(diag, idx, val)
+    v = positive_form(diag_quad(diag, idx, val), val)
     m = y * margin
     if not violated(params, m, v):
         return False

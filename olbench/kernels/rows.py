@@ -155,8 +155,8 @@ def positive_form(q, val):
 
 @inline
 def diag_quad(diag, idx, val):
-    """x' D x for a diagonal matrix D = diag(diag) (NaN when not positive: positive_form)."""
-    return positive_form(_blocked_sum(diag, idx, val, val), val)
+    """x' D x for a diagonal matrix D = diag(diag)."""
+    return _blocked_sum(diag, idx, val, val)
 
 
 def _dense_dot_and_quad(w, diag, val):
@@ -175,8 +175,8 @@ def _dense_dot_and_quad_compiled(w, diag, val):
 
 @inline
 def dot_and_diag_quad(w, diag, idx, val):
-    """(w . x, x' D x), each in its blocked order: the numbers of dot and diag_quad (x' D x
-    through positive_form), but a dense row is read once for both."""
+    """(w . x, x' D x), each in its blocked order: the numbers of dot and diag_quad, but a
+    dense row is read once for both."""
     if idx is not None:
         return dot(w, idx, val), diag_quad(diag, idx, val)
     n = val.shape[0]
@@ -185,7 +185,7 @@ def dot_and_diag_quad(w, diag, idx, val):
         rest_dot += _term(w, None, val, None, k)
         rest_quad += _term(diag, None, val, val, k)
     blocks_dot, blocks_quad = _dense_dot_and_quad(w, diag, val)
-    return blocks_dot + rest_dot, positive_form(blocks_quad + rest_quad, val)
+    return blocks_dot + rest_dot, blocks_quad + rest_quad
 
 
 @inline
