@@ -68,15 +68,23 @@ class Interval(Constraint):
     allowed. An infinite end is always open: ``Interval(0, inf)`` is [0, inf), so NaN and
     +-inf are never accepted (a stream with R=inf would only produce NaN data later).
 
+    ``reason`` says why a finite end is where it is (typically where a quantity the rule
+    computes from the parameter leaves float64); it is part of the description, hence of the
+    error and of ``olbench --list``.
+
     >>> Interval(0, math.inf).check(math.inf), Interval(0, math.inf).describe()
     (False, 'a number in [0, inf)')
+    >>> Interval(1e-153, 1e153, reason="2 h^2 must be a finite float64").describe()
+    'a number in [1e-153, 1e+153] (2 h^2 must be a finite float64)'
     """
 
     def __init__(self, low: float = -math.inf, high: float = math.inf, *, low_open: bool = False,
-                 high_open: bool = False, integer: bool = False, none_ok: bool = False):
+                 high_open: bool = False, integer: bool = False, none_ok: bool = False,
+                 reason: str = ""):
         self.low, self.high = low, high
         self.low_open, self.high_open = low_open, high_open
         self.integer, self.none_ok = integer, none_ok
+        self.reason = reason
 
     def check(self, value: Any) -> bool:
         if value is None:
@@ -96,7 +104,24 @@ class Interval(Constraint):
         lo = "(" if self.low_open or math.isinf(self.low) else "["
         hi = ")" if self.high_open or math.isinf(self.high) else "]"
         text = f"{kind} in {lo}{_fmt(self.low)}, {_fmt(self.high)}{hi}"
-        return text + " or None" if self.none_ok else text
+        text = text + " or None" if self.none_ok else text
+        return f"{text} ({self.reason})" if self.reason else text
+
+
+#: The smallest power of ten whose reciprocal is a finite float64 (1/x <= 1.8e308 needs
+#: x >= 5.6e-309; 1/(2x) too): the low end of a parameter a rule divides by.
+RECIPROCAL_LOW = 1e-308
+
+
+def reciprocal_range(why: str) -> Interval:
+    """The positive numbers a rule can divide by, ``why`` naming the quotient: below 1e-308
+    the quotient is inf and the rule stops learning (PA-II's step loss / (||x||^2 + 1/(2C))
+    was 0 for C = 5e-324) or divides inf by inf.
+
+    >>> reciprocal_range("1/C must be a finite float64").describe()
+    'a number in [1e-308, inf) (1/C must be a finite float64)'
+    """
+    return Interval(RECIPROCAL_LOW, math.inf, reason=why)
 
 
 class OneOf(Constraint):

@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
+from olbench.breakdown import breakdown_error, check_final_state
 from olbench.features import as_features, check_finite_features
 from olbench.labels import RunLabels
 from olbench.losses import DEFAULT_LOSS, Loss, get_loss, mistakes, predicted_labels
@@ -108,11 +109,11 @@ class Trace:
 
 
 # ----------------------------------------------------------------------------- checks
-def _non_finite_output(X, offset: int, row: int) -> None:
-    """The loop stopped at ``row`` on a NaN/inf output: name the bad input rows, or overflow."""
+def _non_finite_output(learner, X, offset: int, row: int) -> None:
+    """The loop stopped at ``row`` on a NaN/inf output: name the bad input rows, or the
+    parameter that broke the rule's arithmetic (olbench.breakdown)."""
     check_finite_features(X, offset)
-    raise ValueError(f"the prediction is NaN or infinite at row {row} although the features are "
-                     f"finite: w.x overflowed (features or weights too large; rescale the data)")
+    raise breakdown_error(learner, f"the output is NaN or infinite at row {row}", X)
 
 
 def _check_chunk_size(chunk_size: Any) -> None:
@@ -168,10 +169,13 @@ def _call_kernel(loop_dense, loop_csr, learner, X, begin, end, *arrays):
     time at 50 non-zeros per row), so the loop gets the window of ``indptr`` instead, whose
     entries still point into the whole ``indices``/``data``."""
     state, params = learner.state_, learner.kernel_params()
-    if sp.issparse(X):
-        return loop_csr(params, state.w, state.A, state.s, X.indptr[begin:end + 1], X.indices,
-                        X.data, *arrays)
-    return loop_dense(params, state.w, state.A, state.s, X[begin:end], *arrays)
+    try:
+        if sp.issparse(X):
+            return loop_csr(params, state.w, state.A, state.s, X.indptr[begin:end + 1],
+                            X.indices, X.data, *arrays)
+        return loop_dense(params, state.w, state.A, state.s, X[begin:end], *arrays)
+    except ZeroDivisionError:   # a compiled rule divided by 0: the same diagnosis as a NaN
+        raise breakdown_error(learner, "a division by zero", X[begin:end]) from None
 
 
 def run(learner, X: Any, y: Any = None, *, loss: str | Loss | None = None,
@@ -238,7 +242,7 @@ def run(learner, X: Any, y: Any = None, *, loss: str | Loss | None = None,
                                    end, y_chunk[begin:end], m[begin:end], u[begin:end])
             elapsed += time.perf_counter() - start
             if stopped >= 0:
-                _non_finite_output(X_chunk, offset, offset + begin + stopped)
+                _non_finite_output(learner, X_chunk, offset, offset + begin + stopped)
             time_rows.append(offset + end), time_cum.append(elapsed)
             begin = end
         margins.append(m), ys.append(y_chunk), updated.append(u)
@@ -248,6 +252,7 @@ def run(learner, X: Any, y: Any = None, *, loss: str | Loss | None = None,
     if timing_points and timing_points[-1] > offset:
         raise ValueError(f"checkpoint {timing_points[-1]} is past the last round ({offset})")
     learner._finalize()
+    check_final_state(learner)
     margins_all, y_all, updated_all = (parts[0] if len(parts) == 1 else np.concatenate(parts)
                                        for parts in (margins, ys, updated))
     return Trace(learner=learner.name, task=task, tie=tie or learner.tie,

@@ -26,8 +26,12 @@ def test_non_finite_feature_names_the_row(bad, row, as_format):
 
 def test_overflowing_prediction_is_an_error_not_a_number():
     X = np.full((3, 2), 1e200)
-    with pytest.raises(ValueError, match=r"NaN or infinite at row 1 although the features are "
-                                         r"finite: w.x overflowed"):
+    # every parameter at its default: the data's scale is named as the cause
+    with pytest.raises(ValueError, match=r"the output is NaN or infinite at row 1, although the "
+                                         r"data are finite: .* Every parameter is within a "
+                                         r"factor 10 of its default, so the data took it "
+                                         r"there: their scale \(the largest \|x\| of these "
+                                         r"rows is 1e\+200\)"):
         run(make_learner("perceptron"), X, np.array([1.0, -1.0, 1.0]))
 
 

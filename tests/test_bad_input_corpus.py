@@ -1,7 +1,8 @@
 """A corpus of bad input, as a hostile user would give it: every case must be refused with a
 message naming the parameter, the file and line, or the value -- never accepted with a wrong
 number, never a bare traceback. An explicit table of cases (Python API, stream parameters,
-file readers, configuration) plus property-based cases generated with hypothesis."""
+file readers, configuration) plus property-based cases generated with hypothesis. Learner
+hyper-parameters that break a rule's arithmetic: tests/test_bad_params_corpus.py."""
 
 from __future__ import annotations
 

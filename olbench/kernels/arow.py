@@ -28,6 +28,7 @@ from olbench.kernels.rows import (
     full_sigma_x,
     full_step,
     linear_predict,
+    positive_form,
 )
 
 Params = namedtuple("Params", ["r"])
@@ -56,7 +57,7 @@ def predict_diag(params, idx, val, w, A, s):
 @inline
 def _step_diag(params, idx, val, e, w, A, s):
     diag = A[0]
-    v = s[0]                     # x' Sigma x, left by predict_diag for this row
+    v = positive_form(s[0], val)    # x' Sigma x, left by predict_diag for this row
     if v <= 0.0:
         return
     beta = 1.0 / (v + params.r)

@@ -15,3 +15,14 @@ def first_non_finite_row(X):
         if bad:
             return t
     return -1
+
+
+@jit
+def all_finite(a):
+    """Whether every entry of an array (any shape) is finite, in one pass and without the
+    temporary boolean array of ``np.isfinite(a).all()`` (a learner's d x d state at d = 20,000
+    would need 400 MB for it)."""
+    for value in a.flat:
+        if (value - value) != 0.0:
+            return False
+    return True

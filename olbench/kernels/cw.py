@@ -39,6 +39,7 @@ from olbench.kernels.rows import (
     full_sigma_x,
     full_step,
     linear_predict,
+    positive_form,
 )
 
 #: phi = Phi^-1(eta); C: SCW's cap (inf for CW); variance: ICML 2008 form; soft2: SCW-II
@@ -47,10 +48,19 @@ Params = namedtuple("Params", ["phi", "C", "variance", "soft2", "libol"])
 
 @inline
 def violated(params, m, v):
-    """The confidence constraint fails: m < phi v (variance form) or m < phi sqrt(v)."""
+    """The confidence constraint fails: m < phi v (variance form) or m < phi sqrt(v). Written
+    as "not satisfied" so that a NaN v (rows.positive_form) takes the step and reaches the
+    output, instead of passing for a satisfied constraint."""
     if params.variance:
-        return params.phi * v - m > 0.0
-    return params.phi * math.sqrt(v) - m > 0.0
+        return not params.phi * v - m <= 0.0
+    return not params.phi * math.sqrt(v) - m <= 0.0
+
+
+@inline
+def nonnegative_part(x):
+    """max(0, x), but NaN stays NaN: max(0.0, NaN) is 0.0, which turned an overflowed step
+    into no step at all (the loop then stops at the NaN, olbench.breakdown names the cause)."""
+    return 0.0 if x < 0.0 else x
 
 
 @inline
@@ -59,23 +69,38 @@ def coefficients(params, m, v):
     phi = params.phi
     if params.variance:
         b = 1.0 + 2.0 * phi * m
-        alpha = max(0.0, (-b + math.sqrt(b * b - 8.0 * phi * (m - phi * v))) / (4.0 * phi * v))
+        c = 8.0 * phi * (phi * v - m)
+        root = math.sqrt(b * b + c)
+        # -b + root as c / (root + b) when b > 0: the same number without the cancellation
+        # that made it exactly 0 once c < 1e-16 b^2 (a prior a = 1e-20: alpha = 0, mu = 0)
+        numerator = c / (root + b) if b > 0.0 else root - b
+        alpha = nonnegative_part(numerator / (4.0 * phi * v))
         return alpha, 2.0 * alpha * phi
     phi2 = phi * phi
     if params.soft2:
+        # The paper's alpha divided through by n (and gamma by n), r = v / n in (0, 1]:
+        # alpha = (gamma/n - m (2 + phi^2 r)) / (2 n (1 + phi^2 r)), gamma/n = phi sqrt(phi^2
+        # m^2 r^2 + 4 v (1 + phi^2 r)). Algebraically the same; as written in the paper,
+        # n^2 and n v overflow once n or v passes 1e154 (C = 1e-200: n = 5e199; a = 1e200),
+        # gamma / n^2 was inf / inf, and max(0, NaN) = 0 froze mu at 0.
         n = v + 1.0 / (2.0 * params.C)
+        r = v / n
         if params.libol:
-            gamma = math.sqrt(phi2 * phi2 * m * m * v * 2.0
-                              + 4.0 * n * v * phi2 * (n + v * phi * 2.0))
+            gamma_n = math.sqrt(phi2 * phi2 * m * m * r * 2.0 / n
+                                + 4.0 * v * phi2 * (1.0 + r * phi * 2.0))
         else:
-            gamma = phi * math.sqrt(phi2 * m * m * v * v + 4.0 * n * v * (n + v * phi2))
-        alpha = max(0.0, (-(2.0 * m * n + phi2 * m * v) + gamma) / (2.0 * (n * n + n * v * phi2)))
+            gamma_n = phi * math.sqrt(phi2 * m * m * r * r + 4.0 * v * (1.0 + r * phi2))
+        alpha = nonnegative_part((gamma_n - m * (2.0 + phi2 * r)) / (2.0 * n * (1.0 + r * phi2)))
     else:
         psi, xi = 1.0 + phi2 / 2.0, 1.0 + phi2
-        alpha = max(0.0, (-m * psi + math.sqrt(m * m * phi2 * phi2 / 4.0 + v * phi2 * xi))
-                    / (v * xi))
+        alpha = nonnegative_part((-m * psi + math.sqrt(m * m * phi2 * phi2 / 4.0 + v * phi2 * xi))
+                                 / (v * xi))
         alpha = min(params.C, alpha)
-    sqrt_u = 0.5 * (-alpha * v * phi + math.sqrt(alpha * alpha * v * v * phi2 + 4.0 * v))
+    # sqrt(u) = (-alpha v phi + sqrt(alpha^2 v^2 phi^2 + 4 v)) / 2, written without the
+    # subtraction, which cancelled to 0 once alpha^2 v phi^2 >> 4, and with alpha v formed
+    # first (alpha alone grows like 1/v)
+    alpha_v = alpha * v
+    sqrt_u = 2.0 * v / (alpha_v * phi + math.sqrt(alpha_v * alpha_v * phi2 + 4.0 * v))
     return alpha, alpha * phi / sqrt_u
 
 
@@ -93,7 +118,7 @@ def update_full(params, idx, val, y, margin, w, A, s):
 @inline
 def update_diag(params, idx, val, y, margin, w, A, s):
     diag = A[0]
-    v = diag_quad(diag, idx, val)
+    v = positive_form(diag_quad(diag, idx, val), val)
     m = y * margin
     if not violated(params, m, v):
         return False

@@ -35,16 +35,17 @@ Params = namedtuple("Params", ["loss", "eta", "U", "signed"])
 @inline
 def signed_exponential_weights(G, rate, U, w, minus):
     """w = w+ - w- with w+_i = U exp(-rate G_i) / Z, w-_i = U exp(rate G_i) / Z (w- left in
-    ``minus``); every exponent is shifted by the largest, max_j rate |G_j|, so nothing
-    overflows and the largest of the 2d terms is 1."""
+    ``minus``); every exponent is shifted by the largest, rate max_j |G_j|, so nothing
+    overflows and the largest of the 2d terms is 1. The shift is taken inside the product,
+    rate (-G_i - top), as :func:`oco.exponential_weights` does: rate G_i itself overflows
+    when rate = eta U is near 1.8e308 (inf - inf was NaN)."""
     top = 0.0
     for j in range(G.shape[0]):
-        top = max(top, abs(rate * G[j]))
+        top = max(top, abs(G[j]))
     total = 0.0
     for j in range(G.shape[0]):
-        e = rate * G[j]
-        w[j] = math.exp(-e - top)
-        minus[j] = math.exp(e - top)
+        w[j] = math.exp(rate * (-G[j] - top))
+        minus[j] = math.exp(rate * (G[j] - top))
         total += w[j] + minus[j]
     for j in range(G.shape[0]):
         w[j] *= U / total

@@ -32,7 +32,7 @@ def update(params, idx, val, y, margin, w, A, s):
     if not is_mistake(y, margin, params.libol_tie):
         return False
     sigma_x, v = full_sigma_x(A, idx, val)
-    if v > 0.0:
+    if not v <= 0.0:             # a zero row takes no step; a NaN v (rows.positive_form) does
         full_step(w, A, sigma_x, (1.0 - y * margin) * y / v, c / v)
         d = w.shape[0]
         scale = 1.0 - c

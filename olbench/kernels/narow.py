@@ -32,7 +32,8 @@ Params = namedtuple("Params", ["b"])
 @inline
 def predict(params, idx, val, w, A, s):
     _, chi = full_sigma_x(A, idx, val)      # Sigma x stays in the scratch row
-    return dot(w, idx, val) / max(1.0, params.b * chi)
+    bchi = params.b * chi
+    return dot(w, idx, val) / (1.0 if bchi <= 1.0 else bchi)   # max(1, b chi), NaN kept
 
 
 @inline
@@ -42,7 +43,7 @@ def update(params, idx, val, y, margin, w, A, s):
     sigma_x = A[w.shape[0]]      # Sigma x, left there by predict
     chi = dot(sigma_x, idx, val)
     bchi = params.b * chi
-    if bchi > 1.0:
+    if not bchi <= 1.0:          # NaN chi (rows.positive_form) steps, and reaches the output
         beta = (bchi - 1.0) / (bchi * chi)
         full_step(w, A, sigma_x, y / bchi - dot(w, idx, val) * beta, beta)
     else:
@@ -55,7 +56,7 @@ def update_libol(params, idx, val, y, margin, w, A, s):
     if y * margin >= 1.0:
         return False
     sigma_x, chi = full_sigma_x(A, idx, val)
-    if params.b * chi > 1.0:
+    if not params.b * chi <= 1.0:
         beta = 1.0 / (chi + chi / (params.b * chi - 1.0))
         full_step(w, A, sigma_x, (1.0 - y * margin) * beta * y, beta)
     return True

@@ -24,6 +24,7 @@ from olbench.kernels.rows import (
     full_sigma_x,
     full_step,
     linear_predict,
+    positive_form,
 )
 
 Params = namedtuple("Params", ["C"])
@@ -48,7 +49,7 @@ def _update_diag(params, idx, val, y, margin, w, A, how):
     if y * margin >= 1.0:
         return False
     C, diag = params.C, A[0]
-    v = diag_quad(diag, idx, val)
+    v = positive_form(diag_quad(diag, idx, val), val)
     diag_axpy(w, (1.0 - y * margin) * y / (v + 1.0 / C), diag, idx, val)
     if how == _DROP:
         diag_downdate(diag, (C * C * v + 2.0 * C) / ((1.0 + C * v) * (1.0 + C * v)), idx, val)

@@ -24,6 +24,7 @@ import numpy as np
 from olbench._jit import inline
 from olbench.kernels.loop import make_kernel
 from olbench.kernels.oco import add_gradient, oco_predict
+from olbench.kernels.rows import norm_from_squares
 from olbench.kernels.sets import SIMPLEX, project_simplex
 
 Params = namedtuple("Params", ["loss", "radius", "gamma", "set_code"])
@@ -32,18 +33,25 @@ Params = namedtuple("Params", ["loss", "radius", "gamma", "set_code"])
 @inline
 def project_in_norm(M, y, radius, w):
     """w = argmin_{||w|| <= radius} (w - y)' M (w - y) for a positive definite M."""
-    if math.sqrt(np.dot(y, y)) <= radius:
+    # norms, not squared norms, are compared: on a ball of radius 1e200 the squares overflow
+    # (y.y = inf put every y outside, lam = inf, and w = 0 for ever)
+    if norm_from_squares(y, np.dot(y, y)) <= radius:
         w[:] = y
         return
     eigenvalues, Q = np.linalg.eigh(M)
     c = Q.T @ y
     weighted = eigenvalues * c
-    low, high = 0.0, math.sqrt(np.dot(M @ y, M @ y)) / radius
+    My = M @ y
+    low, high = 0.0, norm_from_squares(My, np.dot(My, My)) / radius
+    if not high < math.inf:      # A_t y beyond float64: no lam to bisect for (lam = inf gave
+        w[:] = math.nan          # w = 0); NaN stops the run, olbench.breakdown names the cause
+        return
     for _ in range(200):                      # to the last bit of lam
         lam = 0.5 * (low + high)
         if lam == low or lam == high:
             break
-        if np.sum((weighted / (eigenvalues + lam)) ** 2) > radius * radius:
+        z = weighted / (eigenvalues + lam)
+        if norm_from_squares(z, np.dot(z, z)) > radius:
             low = lam
         else:
             high = lam

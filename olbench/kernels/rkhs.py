@@ -79,9 +79,26 @@ def self_kernel(params, xsq):
 
 
 @inline
+def self_kernel_representable(params, xsq):
+    """k(x, x) is a float64 the rules can divide by: not inf, and not 0 unless it is exactly 0
+    (a zero row with offset 0). Only the polynomial kernel can fail: (||x||^2 + offset)^degree
+    overflows, or underflows to 0, when the degree is large for the row's scale. Every
+    k(x', x) is then finite too: |k(x', x)| <= sqrt(k(x', x') k(x, x)) (Cauchy-Schwarz,
+    offset >= 0)."""
+    if params.kernel != POLYNOMIAL:
+        return True
+    kxx = self_kernel(params, xsq)
+    return kxx < math.inf and (kxx > 0.0 or xsq + params.offset == 0.0)
+
+
+@inline
 def expansion(params, idx, val, w, A, s):
-    """f(x) = sum_i w[i] k(x_i, x) over the slots in use (empty slots have w[i] = 0)."""
+    """f(x) = sum_i w[i] k(x_i, x) over the slots in use (empty slots have w[i] = 0); NaN when
+    k(x, x) has left float64, so that the loop stops at that row (olbench.breakdown names the
+    parameter) instead of a rule dividing by inf (kernel PA's step was 0: w stayed 0)."""
     xsq = sqnorm(val)
+    if not self_kernel_representable(params, xsq):
+        return math.nan
     d = int(s[1])
     total = 0.0
     for i in range(int(s[0])):

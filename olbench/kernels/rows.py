@@ -134,6 +134,26 @@ def sqnorm(val):
 
 
 @inline
+def positive_form(q, val):
+    """q = x' Sigma x as the second-order rules may use it, or NaN when it is not what a
+    positive definite Sigma gives for the row x = val:
+
+    * inf: an overflow (a prior a = 1.7e308). The steps 1/(v + r) were then exactly 0 and the
+      downdates 0: no move on any round, silently.
+    * <= 0 for a nonzero row: Sigma has lost positive definiteness to rounding. The downdate
+      Sigma - beta Sigma x x' Sigma leaves x' Sigma x r / (v + r) along x, computed as a
+      difference of numbers of size v: once v / r passes 1/eps ~ 1e16 (AROW with a = 1e100,
+      or r = 1e-20; NHERD with C = 1e20) no digit of it is left, and the rules stepped on
+      rounding noise (or skipped the step).
+
+    NaN reaches the output, where the loop stops and olbench.breakdown names the parameter. A
+    zero row keeps q = 0 (the rules take no step on it)."""
+    if q < math.inf and (q > 0.0 or sqnorm(val) == 0.0):
+        return q
+    return math.nan
+
+
+@inline
 def diag_quad(diag, idx, val):
     """x' D x for a diagonal matrix D = diag(diag)."""
     return _blocked_sum(diag, idx, val, val)
@@ -301,10 +321,11 @@ def diag_project(diag, c, squared, idx, val):
 @inline
 def full_sigma_x(A, idx, val):
     """(Sigma x, x' Sigma x) for a full covariance kept as AROW keeps it: ``A[:d]`` = Sigma (as
-    kept above) and ``A[d]`` scratch, which receives Sigma x (nothing is allocated per row)."""
+    kept above) and ``A[d]`` scratch, which receives Sigma x (nothing is allocated per row);
+    x' Sigma x through positive_form."""
     sigma_x = A[A.shape[1]]
     symmetric_matvec(A, idx, val, sigma_x)
-    return sigma_x, dot(sigma_x, idx, val)
+    return sigma_x, positive_form(dot(sigma_x, idx, val), val)
 
 
 @inline
@@ -337,12 +358,63 @@ def dense_dot(a, b):
     return _blocked_sum(a, None, b, None)
 
 
+#: A sum of squares inside (SQUARES_LOW, SQUARES_HIGH) is far from float64's limits (about
+#: 1e-308 and 1.8e308), so its square root is the norm. Outside, the squares themselves may
+#: have left float64 although the norm has not: a vector of norm 1e200 (ALMA's step with
+#: C = 1e200, FTRL's -eta G with eta = 1e200) squares to inf, and one of norm 1e-200 to 0.
+SQUARES_LOW, SQUARES_HIGH = 1e-280, 1e280
+
+
+@inline
+def _scaled_norm(v):
+    """(top, s) with ||v||_2 = top * s, top = max_j |v_j| and s = ||v / top|| in [1, sqrt(d)]:
+    neither overflows nor underflows (LAPACK's dnrm2 scales the same way). NaN in v gives
+    top = NaN; top = 0 or inf leaves s = 1."""
+    top = 0.0
+    for j in range(v.shape[0]):
+        if v[j] != v[j]:
+            return v[j], 1.0
+        top = max(top, abs(v[j]))
+    if top == 0.0 or top == math.inf:
+        return top, 1.0
+    total = 0.0
+    for j in range(v.shape[0]):
+        total += (v[j] / top) * (v[j] / top)
+    return top, math.sqrt(total)
+
+
+@inline
+def norm_from_squares(v, squares):
+    """||v||_2 given ``squares``, the sum of v's squares as the caller computed it: its square
+    root in the common case (the same number, bit for bit), else top * ||v / top|| (inf only
+    when the norm itself exceeds float64). A v holding inf or NaN gives inf or NaN."""
+    if squares > SQUARES_LOW and squares < SQUARES_HIGH:
+        return math.sqrt(squares)
+    top, s = _scaled_norm(v)
+    return top * s
+
+
+@inline
+def ball_scale(v, squares, radius):
+    """min(1, radius / ||v||), ``squares`` the sum of v's squares as the caller computed it:
+    the factor projecting v onto the ball of that radius. Outside the common case it is
+    (radius / top) / s, never radius / inf: a v whose norm exceeds float64 (FTRL's -eta G with
+    eta = 1.7e308) still projects onto the sphere instead of to 0. v holding inf gives 0 (and
+    inf * 0 = NaN in the projected vector), NaN gives NaN."""
+    if squares > SQUARES_LOW and squares < SQUARES_HIGH:
+        norm = math.sqrt(squares)
+        return radius / norm if norm > radius else 1.0
+    top, s = _scaled_norm(v)
+    if top != top or top == math.inf:
+        return 0.0 if top == math.inf else top
+    return (radius / top) / s if top > radius / s else 1.0
+
+
 @inline
 def project_l2_ball(w, radius):
     """w <- w * min(1, radius / ||w||): Euclidean projection onto {||w|| <= radius}."""
-    norm = math.sqrt(dense_dot(w, w))
-    if norm > radius:
-        scale = radius / norm
+    scale = ball_scale(w, dense_dot(w, w), radius)
+    if scale != 1.0:
         for j in range(w.shape[0]):
             w[j] *= scale
 

@@ -29,6 +29,7 @@ import math
 import numpy as np
 
 from olbench._jit import inline
+from olbench.kernels.rows import ball_scale
 
 BALL, SIMPLEX, BOX, L1 = 0, 1, 2, 3
 #: set name (as in the learners' and comparators' ``domain`` parameter) -> code
@@ -41,8 +42,7 @@ def project_ball(v, radius, out):
     total = 0.0
     for j in range(v.shape[0]):
         total += v[j] * v[j]
-    norm = math.sqrt(total)
-    scale = radius / norm if norm > radius else 1.0
+    scale = ball_scale(v, total, radius)
     for j in range(v.shape[0]):
         out[j] = v[j] * scale
 

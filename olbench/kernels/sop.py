@@ -20,7 +20,14 @@ from collections import namedtuple
 
 from olbench._jit import inline
 from olbench.kernels.loop import make_kernel
-from olbench.kernels.rows import axpy, dot, is_mistake, rank_one_downdate, symmetric_matvec
+from olbench.kernels.rows import (
+    axpy,
+    dot,
+    is_mistake,
+    positive_form,
+    rank_one_downdate,
+    symmetric_matvec,
+)
 
 Params = namedtuple("Params", ["every_round", "libol_tie"])
 
@@ -29,7 +36,7 @@ Params = namedtuple("Params", ["every_round", "libol_tie"])
 def predict(params, idx, val, w, A, s):
     sigma_x = A[w.shape[0]]
     symmetric_matvec(A, idx, val, sigma_x)
-    return dot(w, idx, val) / (1.0 + dot(sigma_x, idx, val))
+    return dot(w, idx, val) / (1.0 + positive_form(dot(sigma_x, idx, val), val))
 
 
 @inline

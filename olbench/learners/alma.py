@@ -5,7 +5,7 @@ from math import inf, sqrt
 import numpy as np
 
 from olbench.bounds import ALMA2_CORRECTIONS
-from olbench.component import Interval, OneOf
+from olbench.component import RECIPROCAL_LOW, Interval, InvalidParameterError, OneOf
 from olbench.kernels import alma as rule
 from olbench.learners.base import Learner, State
 
@@ -51,6 +51,19 @@ class ALMA(Learner, key="alma"):
         self.B = B
         self.C = C
         self.variant = variant
+
+    def validate(self):
+        """Each parameter in its range, and the margin threshold (1 - alpha) B / sqrt(k) a
+        normal float64 at k = 1 when alpha < 1: B = 5e-324 made it 0, and LIBOL's strict test
+        y w.x < 0 never fired from w = 0 (no update, every round a mistake)."""
+        super().validate()
+        B = 1.0 / self.alpha if self.B is None else self.B
+        if self.alpha < 1 and (1.0 - self.alpha) * B < RECIPROCAL_LOW:
+            raise InvalidParameterError(
+                f"ALMA: invalid B={self.B!r} with alpha={self.alpha!r}; the margin threshold "
+                f"(1 - alpha) B / sqrt(k) must be a normal float64 (at least "
+                f"{RECIPROCAL_LOW!r}) while alpha < 1, but (1 - alpha) B = "
+                f"{(1.0 - self.alpha) * B!r}")
 
     def kernel(self):
         return rule.KERNEL

@@ -116,6 +116,10 @@ class Learner(Component):
     #: any: then mistakes are scale-free but loss-based numbers (cumulative loss, regret)
     #: depend on it, and reports say so (``olbench.views.scale_dependent``).
     scale_param: ClassVar[str | None] = None
+    #: What the rule needs to stay within float64, said when its arithmetic breaks down on
+    #: finite data (olbench.breakdown), e.g. a kernel value; "" when the likely cause (the
+    #: parameter furthest from its default) says enough.
+    numeric_hint: ClassVar[str] = ""
 
     @property
     def default_loss(self) -> str:

@@ -29,10 +29,22 @@ from olbench.kernels import kernel_rls as rls_rule
 from olbench.kernels.rkhs import CODES
 from olbench.learners.base import Learner, State
 from olbench.learners.initial import init_label, is_zeros
-from olbench.learners.pa import _TITLES, _VARIANTS, step_size_params
+from olbench.learners.pa import _TITLES, _VARIANTS, check_pa2_ridge, step_size_params
 
-KERNEL_CONSTRAINTS = {"kernel_type": OneOf(*CODES), "h": Interval(0, inf, low_open=True),
-                      "degree": Interval(1, inf, integer=True), "offset": Interval(0, inf)}
+#: The Gaussian kernel divides by 2 h^2, which float64 must hold as a positive normal
+#: number: 2 h^2 lies in [2.2e-308, 1.8e308] for h in [1.05e-154, 9.48e153], whose powers of
+#: ten inside are these ends (below, 2 h^2 was 0 and the rule divided by zero; above, 2 h^2
+#: overflowed before the run).
+H_LOW, H_HIGH = 1e-153, 1e153
+#: The polynomial kernel's exponent is a 64-bit integer in the compiled rules.
+DEGREE_HIGH = 2**63 - 1
+KERNEL_CONSTRAINTS = {
+    "kernel_type": OneOf(*CODES),
+    "h": Interval(H_LOW, H_HIGH, reason="the Gaussian kernel divides by 2 h^2, which must be a "
+                                        "positive, finite float64"),
+    "degree": Interval(1, DEGREE_HIGH, integer=True,
+                       reason="the exponent is a 64-bit integer"),
+    "offset": Interval(0, inf)}
 _KERNEL_PARAMS = {"gaussian": ("h",), "polynomial": ("degree", "offset"), "linear": ()}
 
 
@@ -47,6 +59,15 @@ class KernelLearner(Learner):
 
     display_params = ("kernel_type",)
     quadratic: ClassVar[bool] = False
+
+    @property
+    def numeric_hint(self) -> str:
+        """What must stay within float64 (olbench.breakdown): with the polynomial kernel,
+        k(x, x) on every row (which bounds every kernel value)."""
+        if self.kernel_type != "polynomial":
+            return ""
+        return ("with the polynomial kernel, k(x, x) = (||x||^2 + offset)^degree must be a "
+                "finite, nonzero float64 on every row")
 
     def _init_kernel(self, kernel_type, h, degree, offset):
         self.kernel_type = kernel_type
@@ -192,6 +213,10 @@ class KernelPA(KernelLearner, key="kernel_pa"):
     def display_shown(cls, params):
         unused = {"variant"} | ({"C"} if params.get("variant") == "pa" else set())
         return [k for k in super().display_shown(params) if k not in unused]
+
+    def validate(self):
+        super().validate()
+        check_pa2_ridge(self)
 
     def kernel(self):
         return pa_rule.CLASSIFICATION

@@ -2,7 +2,7 @@
 
 from math import inf
 
-from olbench.component import Interval, OneOf
+from olbench.component import Interval, OneOf, reciprocal_range
 from olbench.kernels import nherd as rule
 from olbench.learners.base import CovarianceLearner
 
@@ -26,7 +26,8 @@ class NHERD(CovarianceLearner, key="nherd"):
     """
 
     display_params = ("C",)
-    constraints = {"C": Interval(0, inf, low_open=True), "a": Interval(0, inf, low_open=True),
+    constraints = {"C": reciprocal_range("the step divides by v + 1/C, whose 1/C must be a "
+                                         "finite float64"), "a": Interval(0, inf, low_open=True),
                    "diagonal": OneOf(False, True),
                    "diagonal_rule": OneOf("project", "exact", "drop")}
 

@@ -6,7 +6,7 @@ from math import inf
 import numpy as np
 
 from olbench.bounds import ONS_REGRET
-from olbench.component import Interval, OneOf
+from olbench.component import Interval, InvalidParameterError, OneOf
 from olbench.kernels import ons as rule
 from olbench.kernels.oco import LOSS_CODES
 from olbench.kernels.sets import SET_CODES, project_numpy
@@ -64,13 +64,37 @@ class ONS(OCOLearner, key="ons"):
     def moves_with_time(self):
         return self.loss == "quadratic"          # a zero row still has gradient w_t
 
+    def validate(self):
+        """Each parameter in its range, and together the scales the rule computes from them
+        finite: gamma (1/gamma multiplies every Newton step) and eps (A_0 = eps I, and A_0^-1 =
+        I / eps). alpha = 1e-200, G = 1e200 or radius = 1e-300 each drive one of them to 0 or
+        inf (a division by zero before any row), whatever the data."""
+        super().validate()
+        with np.errstate(all="ignore"):          # inf and 0 are what is checked for
+            gamma = np.float64(self.gamma)
+            eps = 1.0 / (gamma * self.diameter) ** 2
+            scales = (gamma, 1.0 / gamma, eps, 1.0 / eps)
+        if all(0.0 < q < inf for q in scales):
+            return
+        given = ", ".join(f"{name}={getattr(self, name)!r}" for name in
+                          (("alpha", "G", "radius") if self.domain == "ball" else ("alpha", "G")))
+        raise InvalidParameterError(
+            f"ONS: invalid {given}: together they give gamma = (1/2) min(1/(4 G D), alpha) = "
+            f"{float(gamma):.3g} and eps = 1/(gamma D)^2 = {float(eps):.3g} (D = "
+            f"{self.diameter:.3g}, the diameter of the {self.domain}); gamma, eps and their "
+            f"inverses must be positive, finite float64 numbers (Hazan, Agarwal & Kale 2007, "
+            f"Algorithm 2: A_0 = eps I, steps A^-1 g / gamma)")
+
     @property
     def diameter(self) -> float:
+        # Python floats overflow to inf here rather than raise, which validate() reports
         return DIAMETER[self.domain](float(self.radius))
 
     @property
     def gamma(self) -> float:
-        return ons_gamma(float(self.alpha), float(self.G), self.diameter)
+        with np.errstate(all="ignore"):
+            return float(ons_gamma(float(self.alpha), np.float64(self.G), self.diameter))
+
 
     def init_state(self, d):
         eps = 1.0 / (self.gamma * self.diameter) ** 2

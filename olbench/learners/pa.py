@@ -3,7 +3,7 @@
 from math import inf
 
 from olbench.bounds import PA1_MISTAKES, PA2_SQUARED_LOSS, PA_SEPARABLE
-from olbench.component import Interval, OneOf
+from olbench.component import RECIPROCAL_LOW, Interval, InvalidParameterError, OneOf
 from olbench.kernels import pa as rule
 from olbench.learners.base import Learner, vector_state
 
@@ -22,6 +22,17 @@ def step_size_params(C: float, variant: str) -> tuple[float, float]:
     if variant == "pa1":
         return float(C), 0.0
     return inf, 1.0 / (2.0 * C)
+
+
+def check_pa2_ridge(learner) -> None:
+    """Refuse a PA-II whose ridge 1/(2C) overflows (C below 1e-308): its step
+    loss / (||x||^2 + inf) was 0, so w stayed 0 while every round counted as an update. PA and
+    PA-I do not divide by C (the bound belongs to PA-II alone, hence not in C's range)."""
+    if learner.variant == "pa2" and learner.C < RECIPROCAL_LOW:
+        raise InvalidParameterError(
+            f"{type(learner).__name__}: invalid C={learner.C!r} with variant='pa2'; PA-II "
+            f"divides by ||x||^2 + 1/(2C), whose 1/(2C) must be a finite float64, so C must "
+            f"be at least {RECIPROCAL_LOW!r}")
 
 
 class PA(Learner, key="pa"):
@@ -66,6 +77,10 @@ class PA(Learner, key="pa"):
     def display_shown(cls, params):
         unused = {"variant"} | ({"C"} if params.get("variant") == "pa" else set())
         return [k for k in super().display_shown(params) if k not in unused]
+
+    def validate(self):
+        super().validate()
+        check_pa2_ridge(self)
 
     def kernel(self):
         return rule.CLASSIFICATION

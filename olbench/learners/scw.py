@@ -2,7 +2,7 @@
 
 from math import inf
 
-from olbench.component import Interval, OneOf
+from olbench.component import Interval, OneOf, reciprocal_range
 from olbench.kernels import cw as rule
 from olbench.learners.base import CovarianceLearner
 from olbench.learners.cw import probit
@@ -70,7 +70,8 @@ class SCW2(SCW, key="scw2"):
     """
 
     display_label = "SCW-II"
-    constraints = {**SCW.constraints, "libol": OneOf(False, True)}
+    constraints = {**SCW.constraints, "libol": OneOf(False, True),
+                   "C": reciprocal_range("n = v + 1/(2C) must be a finite float64")}
 
     def __init__(self, *, C: float = 1.0, eta: float = 0.9, a: float = 1.0,
                  diagonal: bool = False, libol: bool = False):

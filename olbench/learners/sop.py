@@ -1,11 +1,9 @@
 """The second-order Perceptron."""
 
-from math import inf
-
 import numpy as np
 
 from olbench.bounds import SOP_MISTAKES
-from olbench.component import Interval, OneOf
+from olbench.component import OneOf, reciprocal_range
 from olbench.kernels import sop as rule
 from olbench.learners.base import Learner, State, symmetric
 
@@ -36,7 +34,8 @@ class SOP(Learner, key="sop"):
     [0.0, 0.2]
     """
 
-    constraints = {"a": Interval(0, inf, low_open=True), "variant": OneOf("paper", "libol"),
+    constraints = {"a": reciprocal_range("Sigma_0 = I / a must be finite"),
+                   "variant": OneOf("paper", "libol"),
                    "tie": OneOf("novikoff", "libol")}
     bounds = (SOP_MISTAKES,)
 

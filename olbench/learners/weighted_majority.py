@@ -42,4 +42,6 @@ class WeightedMajority(OCOLearner, key="weighted_majority"):
         return rule.KERNEL
 
     def kernel_params(self):
-        return rule.Params(math.log(1.0 / self.beta))
+        # -ln(beta), not ln(1/beta): 1/beta overflows to inf for beta < 5.6e-309 (beta = 5e-324
+        # gave the rate inf, and inf * 0 made every weight NaN); -ln(beta) <= 744.5
+        return rule.Params(-math.log(self.beta))
