@@ -11,7 +11,9 @@ Inputs are checked and converted once, at the protocol's boundary, by the one co
 each kind: features by :func:`olbench.features.as_features` (float64, dense C-contiguous or
 canonical CSR), labels by :class:`olbench.labels.RunLabels` ({-1, +1} for classification,
 {0, 1} and bool mapped; real targets for regression). NaN/inf, wrong labels, a wrong number
-of features and an empty stream each raise a ``ValueError`` naming the problem and the row.
+of features and an empty stream each raise a ``ValueError`` naming the problem and the row;
+so do a stream of another task than the learner's and rows outside the losses a learner
+takes (:mod:`olbench.learning_task`).
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ import scipy.sparse as sp
 
 from olbench.features import as_features, check_finite_features
 from olbench.labels import RunLabels
+from olbench.learning_task import check_loss_range, learner_mismatch
 from olbench.losses import DEFAULT_LOSS, Loss, get_loss, mistakes, predicted_labels
 
 
@@ -200,6 +203,10 @@ def run(learner, X: Any, y: Any = None, *, loss: str | Loss | None = None,
         raise ValueError(f"loss={loss_fn.name!r} is {'an' if loss_fn.task == 'oco' else 'not an'}"
                          f" online-convex-optimisation loss but {learner.name} is a {task} "
                          f"learner; OCO learners record the loss suffered: use loss='suffered'")
+    if hasattr(X, "chunks"):   # a stream declares its task; arrays are checked row by row
+        mismatch = learner_mismatch(learner, X)
+        if mismatch:
+            raise ValueError(mismatch)
     labels = RunLabels(task)
     kernel = learner.kernel()
     margins: list[np.ndarray] = []
@@ -209,12 +216,14 @@ def run(learner, X: Any, y: Any = None, *, loss: str | Loss | None = None,
     time_rows: list[int] = []
     time_cum: list[float] = []
     for X_chunk, y_chunk in _chunks(X, y, chunk_size):
-        X_chunk = as_features(X_chunk, offset=offset, check_finite=False)
+        X_chunk = as_features(X_chunk, offset=offset,
+                              check_finite=not learner.non_finite_rows_show_in_output)
         n_rows, d = X_chunk.shape
         if n_rows == 0:
             continue
         if d == 0:
             raise ValueError("features have 0 columns (d = 0): there is nothing to learn from")
+        check_loss_range(learner, X_chunk, offset)
         y_chunk = labels(y_chunk, n_rows, offset)
         if reset and offset == 0:
             learner.reset(d)

@@ -49,6 +49,7 @@ from hydra.utils import get_class, instantiate
 from omegaconf import DictConfig, ListConfig, OmegaConf
 
 from olbench.learners.initial import init_label, is_given
+from olbench.learning_task import learner_mismatch
 
 CONF_DIR = Path(__file__).resolve().parents[1] / "conf"
 GROUPS = ("streams", "learners", "comparators")
@@ -305,14 +306,17 @@ def _seedless(spec: dict) -> dict:
 
 
 def _check_same_task(task: Task) -> None:
-    stream_task = task.stream.get("task", getattr(get_class(task.stream["_target_"]), "task", None))
-    learner_task = getattr(get_class(task.learner["_target_"]), "task", None)
-    known = isinstance(stream_task, str) and isinstance(learner_task, str)  # not a property
-    if known and stream_task != learner_task:
-        raise GridError(f"learner {registry_key(task.learner)} is a {learner_task} learner but "
-                        f"stream {registry_key(task.stream)} is a {stream_task} stream; pick a "
-                        f"{stream_task} learner" + (" (or set the stream's task)"
-                                                    if "task" in task.stream else ""))
+    """The learner does its stream's task: the rule :func:`olbench.run` applies
+    (:func:`olbench.learning_task.learner_mismatch`), on the built components, so that a
+    task decided by a parameter (OGD's loss, a dataset's card, a file's ``task``) counts."""
+    try:
+        stream = instantiate(task.stream, _convert_="all")
+        learner = instantiate(task.learner, _convert_="all")
+    except Exception:  # a component that cannot be built: validate() names the problem
+        return
+    mismatch = learner_mismatch(learner, stream)
+    if mismatch:
+        raise GridError(mismatch)
 
 
 def registry_key(spec: dict) -> str | None:

@@ -116,6 +116,20 @@ class Learner(Component):
     #: any: then mistakes are scale-free but loss-based numbers (cumulative loss, regret)
     #: depend on it, and reports say so (``olbench.views.scale_dependent``).
     scale_param: ClassVar[str | None] = None
+    #: The range every row entry must lie in, when the rows are losses the learner's rule
+    #: and theorems assume bounded (experts' losses in [0, 1]); checked on every chunk
+    #: (:func:`olbench.learning_task.check_loss_range`). None: any finite value.
+    loss_range: ClassVar[tuple[float, float] | None] = None
+    #: True when a NaN/inf feature always makes the output NaN/inf (w.x does), which the
+    #: compiled loop catches at no cost; False makes :func:`olbench.run` check every chunk's
+    #: features first (a learner whose output can stay finite on such a row).
+    non_finite_rows_show_in_output: ClassVar[bool] = True
+
+    @classmethod
+    def task_options(cls) -> dict[str, str]:
+        """The tasks (:mod:`olbench.learning_task`) this learner does, each with the
+        parameter values that make it do it ('' when it always does)."""
+        return {cls.task: ""}
 
     @property
     def default_loss(self) -> str:

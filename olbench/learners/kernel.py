@@ -47,6 +47,9 @@ class KernelLearner(Learner):
 
     display_params = ("kernel_type",)
     quadratic: ClassVar[bool] = False
+    # f(x) can stay finite on an infinite row: a first row meets no support vector, and a
+    # Gaussian kernel of an infinite distance is exp(-inf) = 0
+    non_finite_rows_show_in_output = False
 
     def _init_kernel(self, kernel_type, h, degree, offset):
         self.kernel_type = kernel_type
