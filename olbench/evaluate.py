@@ -232,7 +232,7 @@ def run(learner, X: Any, y: Any = None, *, loss: str | Loss | None = None,
         elif d != learner.n_features_:
             raise ValueError(f"rows {offset}..{offset + n_rows - 1} have {d} features but the "
                              f"learner was set up for {learner.n_features_}")
-        learner._reserve(n_rows)
+        learner._reserve(X_chunk)
         m = np.empty(n_rows)
         u = np.empty(n_rows, dtype=np.bool_)
         # zero rows: compiles (or loads from cache) for these types outside the timed region

@@ -153,8 +153,9 @@ class Learner(Component):
     def init_state(self, d: int) -> State:
         raise NotImplementedError
 
-    def _reserve(self, rows: int) -> None:
-        """Make room in the state for ``rows`` more examples (learners with growing state)."""
+    def _reserve(self, X, total: int | None = None) -> None:
+        """Make room in the state for the rows of chunk X (learners with growing state);
+        ``total``: the stream's number of rows, when known."""
 
     def _finalize(self) -> None:
         """Bring lazily updated state up to date (learners with lazy sparse updates)."""
