@@ -27,10 +27,11 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
-from olbench.features import as_features, check_finite_features
+from olbench.features import as_features, check_finite_features, most_non_zeros
 from olbench.labels import RunLabels
 from olbench.learning_task import check_loss_range, learner_mismatch
 from olbench.losses import DEFAULT_LOSS, Loss, get_loss, mistakes, predicted_labels
+from olbench.resources import check_memory, size_problem
 
 
 # ----------------------------------------------------------------------------- the trace
@@ -143,6 +144,27 @@ def _n_rows(X: Any) -> int:
     return X.shape[0] if hasattr(X, "shape") else len(X)
 
 
+def _known_rows(learner, X: Any) -> int | None:
+    """The rows a run will see, when known before it starts: an array's, or a stream's
+    length if the learner's memory grows with it (its meta may take a pass over a file)."""
+    if not hasattr(X, "chunks"):
+        return _n_rows(X)
+    return int(X.meta.n) if learner.state_grows_with_rows else None
+
+
+def _check_room(learner, X_chunk, *, total: int | None, offset: int, fresh: bool,
+                limit: Any) -> None:
+    """Refuse, before it allocates, a chunk that would take the learner past the memory
+    free (or ``limit``): up front for the whole run on its first chunk, then for each
+    further one, counting the state already held (a kernel learner's grows, or widens for
+    longer sparse rows)."""
+    n_rows, d = X_chunk.shape
+    check_memory(learner, n=max(total or 0, offset + n_rows), d=d,
+                 nnz=most_non_zeros(X_chunk) if sp.issparse(X_chunk) else None, limit=limit,
+                 held=0 if fresh else learner.state_nbytes(),
+                 records=max(total or 0, n_rows) if fresh else n_rows)
+
+
 def _chunks(X: Any, y: Any, chunk_size: int | None) -> Iterator[tuple[Any, Any]]:
     if hasattr(X, "chunks"):  # a stream
         if y is not None:
@@ -179,7 +201,7 @@ def _call_kernel(loop_dense, loop_csr, learner, X, begin, end, *arrays):
 
 def run(learner, X: Any, y: Any = None, *, loss: str | Loss | None = None,
         tie: str | None = None, chunk_size: int | None = None, reset: bool = True,
-        checkpoints: Any = None) -> Trace:
+        checkpoints: Any = None, memory_limit: Any = None) -> Trace:
     """Run the online protocol of ``learner`` over a stream and return its :class:`Trace`.
 
     For each round t: p_t = predict(x_t) is recorded, then y_t is revealed and the learner
@@ -190,9 +212,17 @@ def run(learner, X: Any, y: Any = None, *, loss: str | Loss | None = None,
     the trace (default: hinge for classification, squared for regression); ``tie`` the rule
     for counting mistakes (default: the learner's). ``checkpoints`` (round counts T) makes
     the loop's cumulative wall time exact at those rounds (:meth:`Trace.time_at`).
+
+    Before it allocates, the run compares the memory the learner's state will take
+    (:meth:`~olbench.learners.base.Learner.footprint`) with the memory free on this machine,
+    or ``memory_limit`` (bytes, or a size such as ``"8GiB"``), and refuses, naming the size
+    and what sets it, a run that would not fit (:mod:`olbench.resources`).
     """
     learner.validate()
     _check_chunk_size(chunk_size)
+    problem = size_problem(memory_limit)
+    if problem:
+        raise ValueError(f"memory_limit={memory_limit!r}: {problem}")
     timing_points = _check_checkpoints(checkpoints)
     task = learner.task
     loss_fn = loss if isinstance(loss, Loss) else get_loss(loss or DEFAULT_LOSS[task])
@@ -208,6 +238,7 @@ def run(learner, X: Any, y: Any = None, *, loss: str | Loss | None = None,
         if mismatch:
             raise ValueError(mismatch)
     labels = RunLabels(task)
+    total = _known_rows(learner, X)
     kernel = learner.kernel()
     margins: list[np.ndarray] = []
     ys: list[np.ndarray] = []
@@ -225,14 +256,17 @@ def run(learner, X: Any, y: Any = None, *, loss: str | Loss | None = None,
             raise ValueError("features have 0 columns (d = 0): there is nothing to learn from")
         check_loss_range(learner, X_chunk, offset)
         y_chunk = labels(y_chunk, n_rows, offset)
-        if reset and offset == 0:
+        fresh = reset and offset == 0
+        _check_room(learner, X_chunk, total=total, offset=offset, fresh=fresh,
+                    limit=memory_limit)
+        if fresh:
             learner.reset(d)
         elif not learner.is_initialised:
             raise ValueError("reset=False needs a learner that has already seen data")
         elif d != learner.n_features_:
             raise ValueError(f"rows {offset}..{offset + n_rows - 1} have {d} features but the "
                              f"learner was set up for {learner.n_features_}")
-        learner._reserve(X_chunk)
+        learner._reserve(X_chunk, total)
         m = np.empty(n_rows)
         u = np.empty(n_rows, dtype=np.bool_)
         # zero rows: compiles (or loads from cache) for these types outside the timed region

@@ -26,6 +26,7 @@ from hydra.utils import get_class, instantiate
 
 from olbench import schema as col
 from olbench.interrupt import exit_with_parent
+from olbench.resources import capped_jobs
 from olbench.results import RunBatch, RunLocks, RunStore, versions
 from olbench.tasks import Task, registry_key
 
@@ -139,7 +140,8 @@ def run_task(task: Task) -> pd.DataFrame:
         meta = stream.meta if whole is None else whole[2]
         ks = run_checkpoints(meta, task.checkpoints, task.spacing)
         data = (stream,) if whole is None else whole[:2]
-        trace = olbench.run(learner, *data, loss=task.loss, checkpoints=ks)
+        trace = olbench.run(learner, *data, loss=task.loss, checkpoints=ks,
+                            memory_limit=task.memory_limit)
         fits = {}
         if task.comparators:
             X, y, _ = whole
@@ -233,6 +235,9 @@ def run_alone(tasks: list[Task]) -> Iterator[pd.DataFrame]:
 @contextlib.contextmanager
 def _backend(backend: str, n_jobs: int, scheduler: str | None) -> Iterator[None]:
     import joblib
+
+    if backend != "sequential" and not scheduler:   # a remote cluster has its own workers
+        n_jobs = capped_jobs(n_jobs)
 
     if backend == "loky":  # every worker ends when olbench does, even after a kill -9
         with joblib.parallel_config(backend=backend, n_jobs=n_jobs,

@@ -96,31 +96,82 @@ def learner_mismatch(learner: Any, stream: Any) -> str | None:
             + settable)
 
 
-def comparator_task(comparator: Any) -> str | None:
-    """The task a comparator measures: its class's declared task, else its loss's (None:
-    the run's loss, whatever the task)."""
-    declared = getattr(type(comparator), "task", None)
-    if isinstance(declared, str):
-        return declared
-    loss = getattr(comparator, "loss", None)
-    if not isinstance(loss, str):
-        return None
+def comparator_tasks(comparator: Any) -> set[str]:
+    """The tasks a comparator measures: its class's declared task, else its loss's, else
+    (``loss=None``: the run's loss) those of the losses it accepts; empty when unknown.
+
+    >>> from olbench.comparators import make_comparator
+    >>> sorted(comparator_tasks(make_comparator("best_fixed")))
+    ['classification', 'regression']
+    """
     from olbench.losses import get_loss
 
+    declared = getattr(type(comparator), "task", None)
+    if isinstance(declared, str):
+        return {declared}
+    loss = getattr(comparator, "loss", None)
+    accepted = getattr(type(comparator).constraints.get("loss"), "values", ())
+    found = set()
+    for name in [loss] if isinstance(loss, str) else accepted:
+        try:
+            found.add(get_loss(name).task)
+        except (ValueError, TypeError):  # None, or an unknown loss: validate names it
+            pass
+    return found
+
+
+def comparator_mismatch(comparator: Any, data_task: str | None, data: str,
+                        kind: str = "stream") -> str | None:
+    """Why ``comparator`` cannot measure runs of ``data_task``: those on a stream, or of a
+    learner (``kind``), named ``data``."""
+    tasks = comparator_tasks(comparator)
+    if not tasks or data_task is None or data_task in tasks:
+        return None
+    does = " or ".join(DOES[task] for task in sorted(tasks))
+    rows = f" ({ROWS[next(iter(tasks))]})" if len(tasks) == 1 else ""
+    return (f"comparator {comparator.key} measures {does} runs{rows} but {data} is "
+            f"{_article(data_task)} {DOES[data_task]} {kind} ({ROWS[data_task]}); use "
+            f"comparator={COMPARATOR_FOR[data_task]}")
+
+
+def cell_comparator(learner_spec: Any, comparator_spec: Any, *, chosen: bool) -> Any:
+    """The comparator of a single cell (``olbench learner=hedge stream=experts``): the one
+    chosen on the command line (``chosen``), refused naming the one to use if it measures
+    another task than the learner's; otherwise the one that measures the learner's task
+    (:data:`COMPARATOR_FOR`): the configured default for classification and regression,
+    ``best_point`` on the learner's feasible set and loss for online convex optimisation.
+    Specs are ``_target_`` mappings (or configs); a component that cannot be built is left
+    to the checks of the configuration, which name the problem."""
+    from hydra.utils import instantiate
+
+    from olbench.tasks import GridError, _plain, component_specs, registry_key
+
+    if comparator_spec is None:
+        return None
+    learner_spec, comparator_spec = _plain(learner_spec), _plain(comparator_spec)
     try:
-        return get_loss(loss).task
-    except (ValueError, TypeError):  # an unknown loss: the comparator's validate names it
-        return None
-
-
-def comparator_mismatch(comparator: Any, data_task: str | None, data: str) -> str | None:
-    """Why ``comparator`` cannot measure runs on data of ``data_task`` (named ``data``)."""
-    task = comparator_task(comparator)
-    if task is None or data_task is None or task == data_task:
-        return None
-    return (f"comparator {comparator.key} measures {DOES[task]} runs ({ROWS[task]}) but "
-            f"{data} is {_article(data_task)} {DOES[data_task]} stream ({ROWS[data_task]}); "
-            f"use comparator={COMPARATOR_FOR[data_task]}")
+        learner = instantiate(learner_spec, _convert_="all")
+        comparator = instantiate(comparator_spec, _convert_="all")
+    except Exception:
+        return comparator_spec
+    task = getattr(learner, "task", None)
+    if chosen:
+        problem = comparator_mismatch(comparator, task, f"learner {learner.key}", "learner")
+        if problem:
+            raise GridError(problem)
+        return comparator_spec
+    wanted = COMPARATOR_FOR.get(task)
+    if wanted is None or registry_key(comparator_spec) == wanted or task != "oco":
+        return comparator_spec
+    radius = getattr(learner, "radius", 1.0)
+    if radius is None:   # OGD without projection plays in all of R^d
+        raise GridError(f"learner {learner.key} with radius=null plays anywhere in R^d: no "
+                        f"point of a bounded set to compare with; set learner.radius (the "
+                        f"ball best_point compares with) or run.comparators=false")
+    loss = getattr(learner, "loss", "linear")
+    return component_specs("comparator", [{"key": wanted, "params": {
+        "loss": loss if loss in ("linear", "quadratic") else "linear",
+        "domain": getattr(learner, "domain", "ball"), "radius": float(radius)}}])[0]
 
 
 def check_loss_range(learner: Any, X: Any, offset: int = 0) -> None:
@@ -132,8 +183,10 @@ def check_loss_range(learner: Any, X: Any, offset: int = 0) -> None:
         return
     low, high = bounds               # (it holds 0: the implicit zeros of sparse rows)
     values = X.data if sp.issparse(X) else X.ravel()
+    if values.size == 0 or low <= values.min() and values.max() <= high:
+        return                       # (no temporary the size of the chunk on this path)
     outside = (values < low) | (values > high)
-    if not outside.any():
+    if not outside.any():            # a NaN fails both comparisons: the loop names it
         return
     first = int(np.flatnonzero(outside)[0])
     if not np.isfinite(values[first]):  # named as every NaN/inf input is

@@ -80,6 +80,9 @@ class Task:
     spacing: str = "log"
     #: False: no bound is checked (``run.bounds=false``)
     bounds: bool = True
+    #: the run is refused if its learner's state would need more (``run.memory_limit``:
+    #: bytes or a size; None: the memory free), so it changes no result
+    memory_limit: int | float | str | None = field(default=None, compare=False)
 
     @property
     def run_id(self) -> str:
@@ -207,18 +210,18 @@ def with_run_loss(comparator: dict, loss: str | None) -> dict:
 
 def _task(experiment: str, seed: int, stream: dict, learner: dict, comparators, *,
           checkpoints, loss: str | None, cache_dir: str | None, spacing: str,
-          bounds: bool) -> Task:
+          bounds: bool, memory_limit=None) -> Task:
     loss = run_loss(loss, learner)
     return Task(experiment, int(seed), _with_seed(stream, seed),
                 _with_learner_seed(learner, seed),
                 tuple(with_run_loss(c, loss) for c in comparators), checkpoints, loss,
-                cache_dir, spacing, bounds)
+                cache_dir, spacing, bounds, memory_limit)
 
 
 def expand(grid: Any, *, seeds: Iterable[int], experiment: str = "single",
            checkpoints: int | tuple[int, ...] = 25, loss: str | None = None,
            cache_dir: str | None = None, spacing: str = "log", comparators: bool = True,
-           bounds: bool = True) -> list[Task]:
+           bounds: bool = True, memory_limit=None) -> list[Task]:
     """The tasks of a grid: streams x learners x seeds, each with all comparators
     (none with ``comparators=False``; no bound checks with ``bounds=False``)."""
     grid = _plain(grid)
@@ -229,14 +232,15 @@ def expand(grid: Any, *, seeds: Iterable[int], experiment: str = "single",
     if grid.get("blocks") is not None:
         return _expand_blocks(grid, seeds=seeds, experiment=experiment,
                               checkpoints=checkpoints, loss=loss, cache_dir=cache_dir,
-                              spacing=spacing, comparators=comparators, bounds=bounds)
+                              spacing=spacing, comparators=comparators, bounds=bounds,
+                              memory_limit=memory_limit)
     streams = component_specs("stream", grid.get("streams"))
     learners = component_specs("learner", grid.get("learners"))
     comps = component_specs("comparator", grid.get("comparators")) if comparators else []
     if not streams or not learners:
         raise GridError("an experiment grid needs at least one stream and one learner")
     return [_task(experiment, seed, stream, learner, comps, checkpoints=checkpoints, loss=loss,
-                  cache_dir=cache_dir, spacing=spacing, bounds=bounds)
+                  cache_dir=cache_dir, spacing=spacing, bounds=bounds, memory_limit=memory_limit)
             for seed in seeds for stream in streams for learner in learners]
 
 
@@ -261,11 +265,13 @@ def _expand_blocks(grid: dict, **common) -> list[Task]:
 def single_cell(stream: Any, learner: Any, comparator: Any, *, seeds: Iterable[int],
                 experiment: str = "single", checkpoints: int | tuple[int, ...] = 25,
                 loss: str | None = None, cache_dir: str | None = None, spacing: str = "log",
-                comparators: bool = True, bounds: bool = True) -> list[Task]:
+                comparators: bool = True, bounds: bool = True,
+                memory_limit=None) -> list[Task]:
     """The tasks of one composed stream x learner x comparator (``olbench learner=pa ...``)."""
     comps = [_plain(comparator)] if comparator is not None and comparators else []
     return [_task(experiment, s, _plain(stream), _plain(learner), comps, checkpoints=checkpoints,
-                  loss=loss, cache_dir=cache_dir, spacing=spacing, bounds=bounds) for s in seeds]
+                  loss=loss, cache_dir=cache_dir, spacing=spacing, bounds=bounds,
+                  memory_limit=memory_limit) for s in seeds]
 
 
 def validate(tasks: list[Task]) -> None:

@@ -10,7 +10,7 @@ import naive
 import numpy as np
 import pytest
 import scipy.sparse as sp
-from conftest import make_data
+from conftest import learner_data, make_data
 
 from olbench import make_learner, run
 from olbench.learners import Learner
@@ -30,7 +30,7 @@ def test_every_registered_learner_has_a_twin_and_settings():
 @pytest.mark.parametrize("key,params", CASES, ids=[f"{k}-{p}" for k, p in CASES])
 def test_compiled_equals_naive(key, params, seed, as_format):
     learner = make_learner(key, **params)
-    X, y = make_data(learner.task, seed, density=0.6 if seed == 2 else 1.0, zero_rows=seed == 1)
+    X, y = learner_data(learner, seed, density=0.6 if seed == 2 else 1.0, zero_rows=seed == 1)
     if learner.task == "regression" and key != "ogd":
         y = y * 2.0
     margins, updated, state = naive.TWINS[key](X, y, **params)

@@ -42,6 +42,7 @@ class NORMA(KernelLearner, key="norma"):
 
     display_label = "NORMA"
     display_params = ("tau", "kernel_type")
+    budget_param = "tau"
     constraints = {"eta": Interval(0, inf, low_open=True), "lam": Interval(0, inf),
                    "rho": Interval(0, inf), "tau": _BUDGET, **KERNEL_CONSTRAINTS}
 

@@ -31,6 +31,7 @@ from olbench.learners import support
 from olbench.learners.base import Learner, State
 from olbench.learners.initial import init_label, is_zeros
 from olbench.learners.pa import _TITLES, _VARIANTS, step_size_params
+from olbench.resources import Footprint, features, parameter, rows
 
 KERNEL_CONSTRAINTS = {"kernel_type": OneOf(*CODES), "h": Interval(0, inf, low_open=True),
                       "degree": Interval(1, inf, integer=True), "offset": Interval(0, inf)}
@@ -48,6 +49,8 @@ class KernelLearner(Learner):
 
     display_params = ("kernel_type",)
     quadratic: ClassVar[bool] = False
+    #: the parameter that sets ``budget_slots()`` (budgeted learners)
+    budget_param: ClassVar[str] = "budget"
     # f(x) can stay finite on an infinite row: a first row meets no support vector, and a
     # Gaussian kernel of an infinite distance is exp(-inf) = 0
     non_finite_rows_show_in_output = False
@@ -95,6 +98,38 @@ class KernelLearner(Learner):
         s = np.zeros(self._n_scalars())
         s[1] = d
         return State(np.zeros(slots), np.zeros((slots, 0)), s)
+
+    @property
+    def state_grows_with_rows(self) -> bool:
+        return self.budget_slots() is None
+
+    def footprint(self, n, d, nnz=None):
+        m = 0 if nnz is None else support.packed_width(d, nnz)
+        width = support.width(d, m)
+        numbers = f"{width:,} numbers each" + (f", {features(d)} kept as the non-zeros"
+                                               if m else "")
+        budget = self.budget_slots()
+        slots = n if budget is None else budget
+        state = 8.0 * slots * (width + 1 + (n if self.quadratic else 0))
+        # moved into larger or wider arrays (old and new at once), except kernel RLS's,
+        # reserved at once (_reserve is told the rows to come) and full at the end
+        moved = 0.0 if self.quadratic else state
+        # exported: packed slots as a new sparse matrix, a budget's slots as copies (a
+        # growing state is exported as views)
+        exported = (support.PACKED_EXPORT_BYTES * slots * m if m else
+                    8.0 * slots * (d + 1) if budget is not None else 0.0)
+        nbytes = state + max(moved, exported)
+        if budget is not None:
+            value = getattr(self, self.budget_param)
+            return Footprint(nbytes, f"{self.budget_param} support vectors ({numbers})",
+                             f"{parameter(self.budget_param, value)} and {features(d)}",
+                             f"use a smaller {self.budget_param}")
+        advice = ("use norma, forgetron or budget_perceptron (a fixed budget of support "
+                  "vectors), or fewer rows")
+        if self.quadratic:
+            return Footprint(nbytes, "an n x n matrix and n support vectors", rows(n), advice)
+        return Footprint(nbytes, f"up to n support vectors, one per update ({numbers})",
+                         rows(n), advice)
 
     def _layout(self) -> tuple[int, int, int, int]:
         """(slots in use, d, the layout m, the columns the support vectors take)."""

@@ -22,19 +22,19 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 
+from olbench.features import most_non_zeros
+
 
 def width(d: int, m: int) -> int:
     """Columns one support vector takes: d + 1 (dense) or 2m + 2 (packed)."""
     return d + 1 if m == 0 else 2 * m + 2
 
 
-def most_non_zeros(X) -> int:
-    """The largest number of non-zero entries in a row of X (dense or CSR)."""
-    if X.shape[0] == 0:
-        return 0
-    if sp.issparse(X):
-        return int(np.diff(X.indptr).max())
-    return int(np.count_nonzero(X, axis=1).max())
+def packed_width(d: int, longest: int) -> int:
+    """The layout for rows of at most ``longest`` non-zeros: packed (m) when that takes
+    less room than dense, else dense (0)."""
+    longest = max(longest, 1)
+    return longest if width(d, longest) < width(d, 0) else 0
 
 
 def layout_for(X, d: int, m: int, fresh: bool) -> int:
@@ -48,8 +48,7 @@ def layout_for(X, d: int, m: int, fresh: bool) -> int:
         m = 0
     elif m == 0:
         return 0
-    longest = max(m, most_non_zeros(X), 1)
-    return longest if width(d, longest) < width(d, 0) else 0
+    return packed_width(d, max(m, most_non_zeros(X)))
 
 
 def row_sqnorms(X) -> np.ndarray:
@@ -65,10 +64,15 @@ def vectors(A: np.ndarray, used: int, d: int, m: int):
     if m == 0:
         return A[:used, :d]
     counts = A[:used, 0].astype(np.int64)
-    rows = np.repeat(np.arange(used), counts)
-    within = np.arange(counts.sum()) - np.repeat(np.cumsum(counts) - counts, counts)
-    return sp.csr_matrix((A[rows, 1 + m + within], (rows, A[rows, 1 + within].astype(np.int64))),
-                         shape=(used, d))
+    stored = np.arange(m) < counts[:, None]           # the entries in use, row by row
+    indptr = np.concatenate([[0], np.cumsum(counts)])
+    return sp.csr_matrix((A[:used, 1 + m:1 + 2 * m][stored],
+                          A[:used, 1:1 + m][stored].astype(np.int64), indptr), shape=(used, d))
+
+
+#: bytes :func:`vectors` takes for each packed entry (a slot's m entries): the mask, the
+#: values, the indices as floats then integers, the matrix's own index array
+PACKED_EXPORT_BYTES = 1 + 8 + 8 + 8 + 8
 
 
 def write_vectors(A: np.ndarray, X, sqnorms: np.ndarray, d: int, m: int) -> None:
