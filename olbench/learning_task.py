@@ -123,9 +123,14 @@ def comparator_tasks(comparator: Any) -> set[str]:
 def comparator_mismatch(comparator: Any, data_task: str | None, data: str,
                         kind: str = "stream") -> str | None:
     """Why ``comparator`` cannot measure runs of ``data_task``: those on a stream, or of a
-    learner (``kind``), named ``data``."""
+    learner (``kind``), named ``data``. Rows of losses and rows of features never mix; a
+    regression comparator may measure classification runs (labels +-1 are real targets:
+    least squares on them is a classifier), a classification one never takes real targets.
+    """
     tasks = comparator_tasks(comparator)
     if not tasks or data_task is None or data_task in tasks:
+        return None
+    if data_task == "classification" and "regression" in tasks:
         return None
     does = " or ".join(DOES[task] for task in sorted(tasks))
     rows = f" ({ROWS[next(iter(tasks))]})" if len(tasks) == 1 else ""

@@ -152,6 +152,8 @@ def test_the_grid_and_run_apply_the_same_rule():
 
 def test_right_task_still_runs():
     assert run(make_learner("hedge"), LOSSES, np.zeros(4)).n == 4
+    # least squares on labels +-1 is a classifier: a regression comparator may measure it
+    assert _fit("best_fixed", make_stream("separable", n=30), loss="squared").ok
     assert run(make_learner("ogd", loss="squared"), make_stream("linear_regression", n=20)).n \
         == 20
 
