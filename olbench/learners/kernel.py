@@ -192,7 +192,7 @@ class KernelLearner(Learner):
         if self.quadratic:
             state["Q"] = A[:, width:]
         if self.budget_slots() is not None:   # written in place by a later run
-            state = {k: v.copy() for k, v in state.items()}
+            state = {k: v.copy() if isinstance(v, np.ndarray) else v for k, v in state.items()}
         return state
 
     @property
