@@ -17,13 +17,14 @@ from typing import Any
 
 import hydra
 from hydra.core.hydra_config import HydraConfig
-from omegaconf import DictConfig, ListConfig, OmegaConf
+from omegaconf import DictConfig, ListConfig, OmegaConf, open_dict
 
 from olbench import schema as col
 from olbench.failures import ResultsNotWritten, failure_lines
 from olbench.grid import SchedulerUnreachable, run_grid
 from olbench.index import record
 from olbench.interrupt import Terminated, terminate_as_interrupt
+from olbench.learning_task import cell_comparator
 from olbench.results import RunStore
 from olbench.tasks import CONF_DIR, GridError, Task, expand, single_cell, task_problems
 from olbench.validate import (
@@ -83,9 +84,18 @@ def build_tasks(cfg: DictConfig, overrides: Sequence[str] = (), select: bool = T
     common = dict(checkpoints=task_checkpoints(cfg.run.checkpoints), loss=cfg.loss,
                   cache_dir=cfg.run.cache_dir, spacing=cfg.run.get("checkpoint_spacing", "log"),
                   comparators=cfg.run.get("comparators", True), bounds=cfg.run.get("bounds", True),
-                  solver_time_limit=solver_time_limit(cfg.run.get("solver_time_limit")))
+                  solver_time_limit=solver_time_limit(cfg.run.get("solver_time_limit")),
+                  memory_limit=cfg.run.get("memory_limit"))
     if _runs_single_cell(cfg, overrides):
-        return "single", single_cell(cfg.stream, cfg.learner, cfg.get("comparator"),
+        chosen = any(o.split("=", 1)[0].lstrip("+~").split(".")[0] == col.COMPARATOR
+                     for o in overrides)
+        comparator = cell_comparator(cfg.learner, cfg.get("comparator"), chosen=chosen)
+        configured = cfg.get("comparator")
+        if comparator is not None and comparator != OmegaConf.to_container(configured,
+                                                                             resolve=True):
+            with open_dict(cfg):   # what the report and config.yaml say ran
+                cfg.comparator = comparator
+        return "single", single_cell(cfg.stream, cfg.learner, comparator,
                                      seeds=seed_list(cfg.run.seeds), **common)
     seeds = seed_list(cfg.grid.get("seeds") or cfg.run.seeds)  # an experiment's own seeds
     if cfg.get("select") is None:

@@ -11,7 +11,9 @@ Inputs are checked and converted once, at the protocol's boundary, by the one co
 each kind: features by :func:`olbench.features.as_features` (float64, dense C-contiguous or
 canonical CSR), labels by :class:`olbench.labels.RunLabels` ({-1, +1} for classification,
 {0, 1} and bool mapped; real targets for regression). NaN/inf, wrong labels, a wrong number
-of features and an empty stream each raise a ``ValueError`` naming the problem and the row.
+of features and an empty stream each raise a ``ValueError`` naming the problem and the row;
+so do a stream of another task than the learner's and rows outside the losses a learner
+takes (:mod:`olbench.learning_task`).
 """
 
 from __future__ import annotations
@@ -26,9 +28,11 @@ import numpy as np
 import scipy.sparse as sp
 
 from olbench.breakdown import breakdown_error, check_final_state
-from olbench.features import as_features, check_finite_features
+from olbench.features import as_features, check_finite_features, most_non_zeros
 from olbench.labels import RunLabels
+from olbench.learning_task import check_loss_range, learner_mismatch
 from olbench.losses import DEFAULT_LOSS, Loss, get_loss, mistakes, predicted_labels
+from olbench.resources import check_memory, size_problem
 
 
 # ----------------------------------------------------------------------------- the trace
@@ -141,6 +145,27 @@ def _n_rows(X: Any) -> int:
     return X.shape[0] if hasattr(X, "shape") else len(X)
 
 
+def _known_rows(learner, X: Any) -> int | None:
+    """The rows a run will see, when known before it starts: an array's, or a stream's
+    length if the learner's memory grows with it (its meta may take a pass over a file)."""
+    if not hasattr(X, "chunks"):
+        return _n_rows(X)
+    return int(X.meta.n) if learner.state_grows_with_rows else None
+
+
+def _check_room(learner, X_chunk, *, total: int | None, offset: int, fresh: bool,
+                limit: Any) -> None:
+    """Refuse, before it allocates, a chunk that would take the learner past the memory
+    free (or ``limit``): up front for the whole run on its first chunk, then for each
+    further one, counting the state already held (a kernel learner's grows, or widens for
+    longer sparse rows)."""
+    n_rows, d = X_chunk.shape
+    check_memory(learner, n=max(total or 0, offset + n_rows), d=d,
+                 nnz=most_non_zeros(X_chunk) if sp.issparse(X_chunk) else None, limit=limit,
+                 held=0 if fresh else learner.state_nbytes(),
+                 records=max(total or 0, n_rows) if fresh else n_rows)
+
+
 def _chunks(X: Any, y: Any, chunk_size: int | None) -> Iterator[tuple[Any, Any]]:
     if hasattr(X, "chunks"):  # a stream
         if y is not None:
@@ -180,7 +205,7 @@ def _call_kernel(loop_dense, loop_csr, learner, X, begin, end, *arrays):
 
 def run(learner, X: Any, y: Any = None, *, loss: str | Loss | None = None,
         tie: str | None = None, chunk_size: int | None = None, reset: bool = True,
-        checkpoints: Any = None) -> Trace:
+        checkpoints: Any = None, memory_limit: Any = None) -> Trace:
     """Run the online protocol of ``learner`` over a stream and return its :class:`Trace`.
 
     For each round t: p_t = predict(x_t) is recorded, then y_t is revealed and the learner
@@ -191,9 +216,17 @@ def run(learner, X: Any, y: Any = None, *, loss: str | Loss | None = None,
     the trace (default: hinge for classification, squared for regression); ``tie`` the rule
     for counting mistakes (default: the learner's). ``checkpoints`` (round counts T) makes
     the loop's cumulative wall time exact at those rounds (:meth:`Trace.time_at`).
+
+    Before it allocates, the run compares the memory the learner's state will take
+    (:meth:`~olbench.learners.base.Learner.footprint`) with the memory free on this machine,
+    or ``memory_limit`` (bytes, or a size such as ``"8GiB"``), and refuses, naming the size
+    and what sets it, a run that would not fit (:mod:`olbench.resources`).
     """
     learner.validate()
     _check_chunk_size(chunk_size)
+    problem = size_problem(memory_limit)
+    if problem:
+        raise ValueError(f"memory_limit={memory_limit!r}: {problem}")
     timing_points = _check_checkpoints(checkpoints)
     task = learner.task
     loss_fn = loss if isinstance(loss, Loss) else get_loss(loss or DEFAULT_LOSS[task])
@@ -204,7 +237,12 @@ def run(learner, X: Any, y: Any = None, *, loss: str | Loss | None = None,
         raise ValueError(f"loss={loss_fn.name!r} is {'an' if loss_fn.task == 'oco' else 'not an'}"
                          f" online-convex-optimisation loss but {learner.name} is a {task} "
                          f"learner; OCO learners record the loss suffered: use loss='suffered'")
+    if hasattr(X, "chunks"):   # a stream declares its task; arrays are checked row by row
+        mismatch = learner_mismatch(learner, X)
+        if mismatch:
+            raise ValueError(mismatch)
     labels = RunLabels(task)
+    total = _known_rows(learner, X)
     kernel = learner.kernel()
     margins: list[np.ndarray] = []
     ys: list[np.ndarray] = []
@@ -213,21 +251,26 @@ def run(learner, X: Any, y: Any = None, *, loss: str | Loss | None = None,
     time_rows: list[int] = []
     time_cum: list[float] = []
     for X_chunk, y_chunk in _chunks(X, y, chunk_size):
-        X_chunk = as_features(X_chunk, offset=offset, check_finite=False)
+        X_chunk = as_features(X_chunk, offset=offset,
+                              check_finite=not learner.non_finite_rows_show_in_output)
         n_rows, d = X_chunk.shape
         if n_rows == 0:
             continue
         if d == 0:
             raise ValueError("features have 0 columns (d = 0): there is nothing to learn from")
+        check_loss_range(learner, X_chunk, offset)
         y_chunk = labels(y_chunk, n_rows, offset)
-        if reset and offset == 0:
+        fresh = reset and offset == 0
+        _check_room(learner, X_chunk, total=total, offset=offset, fresh=fresh,
+                    limit=memory_limit)
+        if fresh:
             learner.reset(d)
         elif not learner.is_initialised:
             raise ValueError("reset=False needs a learner that has already seen data")
         elif d != learner.n_features_:
             raise ValueError(f"rows {offset}..{offset + n_rows - 1} have {d} features but the "
                              f"learner was set up for {learner.n_features_}")
-        learner._reserve(n_rows)
+        learner._reserve(X_chunk, total)
         m = np.empty(n_rows)
         u = np.empty(n_rows, dtype=np.bool_)
         # zero rows: compiles (or loads from cache) for these types outside the timed region

@@ -78,6 +78,20 @@ def check_finite_rows(bad_rows: np.ndarray, offset: int, what: str) -> None:
                          + (f" (and {rows.size - 1} more rows)" if rows.size > 1 else ""))
 
 
+def most_non_zeros(X) -> int:
+    """The largest number of non-zero entries in a row of X (dense or CSR; for CSR, the
+    entries stored).
+
+    >>> most_non_zeros(np.array([[1.0, 0.0, 2.0], [0.0, 0.0, 3.0]]))
+    2
+    """
+    if X.shape[0] == 0:
+        return 0
+    if sp.issparse(X):
+        return int(np.diff(X.indptr).max())
+    return int(np.count_nonzero(X, axis=1).max())
+
+
 def row_norms(X) -> np.ndarray:
     """Euclidean norm of every row of a dense or CSR matrix."""
     if sp.issparse(X):

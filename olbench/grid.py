@@ -29,6 +29,7 @@ from hydra.utils import get_class, instantiate
 from olbench import schema as col
 from olbench.interrupt import exit_with_parent
 from olbench.prefit import comparator_fits, fit_before_runs
+from olbench.resources import capped_jobs
 from olbench.results import RunBatch, RunLocks, RunStore, versions
 from olbench.tasks import Task, registry_key
 
@@ -131,7 +132,8 @@ def _measured(task: Task, ident: dict[str, Any]) -> pd.DataFrame:
     meta = stream.meta if whole is None else whole[2]
     ks = run_checkpoints(meta, task.checkpoints, task.spacing)
     data = (stream,) if whole is None else whole[:2]
-    trace = olbench.run(learner, *data, loss=task.loss, checkpoints=ks)
+    trace = olbench.run(learner, *data, loss=task.loss, checkpoints=ks,
+                        memory_limit=task.memory_limit)
     fits = comparator_fits(task, learner.task, *whole, ks) if task.comparators else {}
     rows = metrics_table(trace, learner=learner, meta=meta, fits=fits, checkpoints=ks,
                          bounds=task.bounds)
@@ -233,6 +235,9 @@ def dask_client(scheduler: str, timeout: float):
 def _backend(backend: str, n_jobs: int, scheduler: str | None,
              scheduler_timeout: float = 5.0) -> Iterator[None]:
     import joblib
+
+    if backend != "sequential" and not scheduler:   # a remote cluster has its own workers
+        n_jobs = capped_jobs(n_jobs)
 
     if backend == "loky":  # every worker ends when olbench does, even after a kill -9
         with joblib.parallel_config(backend=backend, n_jobs=n_jobs,

@@ -50,6 +50,7 @@ from hydra.utils import get_class, instantiate
 from omegaconf import DictConfig, ListConfig, OmegaConf
 
 from olbench.learners.initial import init_label, is_given
+from olbench.learning_task import learner_mismatch
 
 CONF_DIR = Path(__file__).resolve().parents[1] / "conf"
 GROUPS = ("streams", "learners", "comparators")
@@ -87,6 +88,9 @@ class Task:
     #: before the runs and gave no fit (:mod:`olbench.prefit`): the run takes the reason
     #: instead of solving again
     known_skips: tuple = field(default=(), compare=False)
+    #: the run is refused if its learner's state would need more (``run.memory_limit``:
+    #: bytes or a size; None: the memory free), so it changes no result
+    memory_limit: int | float | str | None = field(default=None, compare=False)
 
     @functools.cached_property   # asked for many times per task by the grid
     def run_id(self) -> str:
@@ -219,18 +223,19 @@ def with_run_loss(comparator: dict, loss: str | None) -> dict:
 
 def _task(experiment: str, seed: int, stream: dict, learner: dict, comparators, *,
           checkpoints, loss: str | None, cache_dir: str | None, spacing: str,
-          bounds: bool, solver_time_limit: float | None = None) -> Task:
+          bounds: bool, solver_time_limit: float | None = None, memory_limit=None) -> Task:
     """One task; ``loss`` is the run's (:func:`run_loss`, resolved once per learner)."""
     return Task(experiment, int(seed), _with_seed(stream, seed),
                 _with_learner_seed(learner, seed),
                 tuple(with_run_loss(c, loss) for c in comparators), checkpoints, loss,
-                cache_dir, spacing, bounds, solver_time_limit)
+                cache_dir, spacing, bounds, solver_time_limit, memory_limit=memory_limit)
 
 
 def expand(grid: Any, *, seeds: Iterable[int], experiment: str = "single",
            checkpoints: int | tuple[int, ...] = 25, loss: str | None = None,
            cache_dir: str | None = None, spacing: str = "log", comparators: bool = True,
-           bounds: bool = True, solver_time_limit: float | None = None) -> list[Task]:
+           bounds: bool = True, solver_time_limit: float | None = None,
+           memory_limit=None) -> list[Task]:
     """The tasks of a grid: streams x learners x seeds, each with all comparators
     (none with ``comparators=False``; no bound checks with ``bounds=False``; each solve
     limited to ``solver_time_limit`` seconds)."""
@@ -243,7 +248,7 @@ def expand(grid: Any, *, seeds: Iterable[int], experiment: str = "single",
         return _expand_blocks(grid, seeds=seeds, experiment=experiment,
                               checkpoints=checkpoints, loss=loss, cache_dir=cache_dir,
                               spacing=spacing, comparators=comparators, bounds=bounds,
-                              solver_time_limit=solver_time_limit)
+                              solver_time_limit=solver_time_limit, memory_limit=memory_limit)
     streams = component_specs("stream", grid.get("streams"))
     learners = component_specs("learner", grid.get("learners"))
     comps = component_specs("comparator", grid.get("comparators")) if comparators else []
@@ -252,7 +257,7 @@ def expand(grid: Any, *, seeds: Iterable[int], experiment: str = "single",
     losses = [run_loss(loss, learner) for learner in learners]
     return [_task(experiment, seed, stream, learner, comps, checkpoints=checkpoints,
                   loss=learner_loss, cache_dir=cache_dir, spacing=spacing, bounds=bounds,
-                  solver_time_limit=solver_time_limit)
+                  solver_time_limit=solver_time_limit, memory_limit=memory_limit)
             for seed in seeds for stream in streams
             for learner, learner_loss in zip(learners, losses)]
 
@@ -279,14 +284,15 @@ def single_cell(stream: Any, learner: Any, comparator: Any, *, seeds: Iterable[i
                 experiment: str = "single", checkpoints: int | tuple[int, ...] = 25,
                 loss: str | None = None, cache_dir: str | None = None, spacing: str = "log",
                 comparators: bool = True, bounds: bool = True,
-                solver_time_limit: float | None = None) -> list[Task]:
+                solver_time_limit: float | None = None, memory_limit=None) -> list[Task]:
     """The tasks of one composed stream x learner x comparator (``olbench learner=pa ...``)."""
     comps = [_plain(comparator)] if comparator is not None and comparators else []
     stream, learner = _plain(stream), _plain(learner)   # once, not once per seed
     loss = run_loss(loss, learner)
     return [_task(experiment, s, stream, learner, comps, checkpoints=checkpoints,
                   loss=loss, cache_dir=cache_dir, spacing=spacing, bounds=bounds,
-                  solver_time_limit=solver_time_limit) for s in seeds]
+                  solver_time_limit=solver_time_limit, memory_limit=memory_limit)
+            for s in seeds]
 
 
 def validate(tasks: list[Task]) -> None:
@@ -368,15 +374,10 @@ def _seedless(spec: dict) -> dict:
 
 
 def _same_task_problem(task: Task, stream: Any, learner: Any) -> str | None:
-    """A learner of another task than its stream's (built: a dataset's task is its card's)."""
-    stream_task, learner_task = getattr(stream, "task", None), getattr(learner, "task", None)
-    known = isinstance(stream_task, str) and isinstance(learner_task, str)
-    if known and stream_task != learner_task:
-        return (f"learner {registry_key(task.learner)} is a {learner_task} learner but "
-                f"stream {registry_key(task.stream)} is a {stream_task} stream; pick a "
-                f"{stream_task} learner" + (" (or set the stream's task)"
-                                            if "task" in task.stream else ""))
-    return None
+    """The learner does its stream's task: the rule :func:`olbench.run` applies
+    (:func:`olbench.learning_task.learner_mismatch`), on the built components, so that a
+    task decided by a parameter (OGD's loss, a dataset's card, a file's ``task``) counts."""
+    return learner_mismatch(learner, stream)
 
 
 def registry_key(spec: dict) -> str | None:

@@ -174,6 +174,12 @@ def _cache_dir(v: Any) -> str | None:
     return None if v is None else writable_folder_problem(v)
 
 
+def _memory_limit(v: Any) -> str | None:
+    from olbench.resources import size_problem
+
+    return size_problem(v)
+
+
 def _loss(v: Any) -> str | None:
     if v is None:
         return None
@@ -208,7 +214,7 @@ RUN_CHECKS: dict[str, Callable[[Any], str | None]] = {
     "output_dir": writable_folder_problem, "cache_dir": _cache_dir,
     "force": _flag, "progress": _flag, "figures": _figures, "comparators": _flag, "bounds": _flag,
     "scheduler": _optional_text, "name": _run_name, "solver_time_limit": _seconds,
-    "scheduler_timeout": _positive_seconds}
+    "scheduler_timeout": _positive_seconds, "memory_limit": _memory_limit}
 
 
 def _unknown_keys(cfg: DictConfig) -> list[str]:

@@ -46,6 +46,17 @@ def make_data(task: str, seed: int, n: int = 150, d: int = 6, density: float = 1
     return X, y
 
 
+def learner_data(learner, seed: int, **kwargs):
+    """:func:`make_data` for a learner's task, with the rows mapped into the range of losses
+    it takes, if it declares one (Hedge, the weighted majority: [0, 1]) by
+    x -> |x| / (1 + |x|), which keeps zero rows and sparse zeros zero."""
+    X, y = make_data(learner.task, seed, **kwargs)
+    if learner.loss_range is not None:
+        low, high = learner.loss_range
+        X = low + (high - low) * np.abs(X) / (1.0 + np.abs(X))
+    return X, y
+
+
 @pytest.fixture(params=["dense", "csr"])
 def as_format(request):
     """Turns a dense array into the input format under test."""

@@ -96,7 +96,7 @@ CLI_CASES = {
         "learner plays w_1 = P_K(0)"),
     "a classification learner on a regression dataset": (
         ["learner=pa", "stream=dataset", "stream.name=housing"],
-        "learner pa is a classification learner but stream dataset is a regression stream"),
+        "learner pa does classification but dataset housing is a regression stream"),
     "positive_label not among the dataset's labels": (
         ["stream=dataset", "stream.name=australian", "stream.positive_label=7"],
         "positive_label=7 is not a label of dataset 'australian': its labels are {-1,+1}"),

@@ -194,3 +194,77 @@ def test_random_initial_weights_are_refused(key, params):
     even when a budget happens to equal d."""
     with pytest.raises(InvalidParameterError, match=r"invalid init='randn'.*must be 'zeros'"):
         run(make_learner(key, init="randn", **params), np.ones((2, 3)), np.ones(2))
+
+
+# ------------------------------------------------------------------ sparse rows stay sparse
+KERNEL_KEYS = [("kernel_perceptron", {}), ("kernel_pa", {}), ("kernel_pa_regression", {}),
+               ("kernel_rls", {}), ("norma", {"tau": 40}), ("forgetron", {"budget": 30}),
+               ("budget_perceptron", {"budget": 30}),
+               ("kernel_perceptron", {"kernel_type": "polynomial", "degree": 2})]
+
+
+def _sparse_rows(n, d, k, seed=0):
+    """n rows of d features with k non-zeros each (k << d: text-like data)."""
+    rng = np.random.default_rng(seed)
+    cols = np.concatenate([np.sort(rng.choice(d, k, replace=False)) for _ in range(n)])
+    X = sp.csr_matrix((rng.standard_normal(n * k), (np.repeat(np.arange(n), k), cols)),
+                      shape=(n, d))
+    u = rng.standard_normal(d)
+    return X, np.where(X @ u >= 0, 1.0, -1.0), X @ u
+
+
+@pytest.mark.parametrize("key,params", KERNEL_KEYS, ids=[f"{k}-{p}" for k, p in KERNEL_KEYS])
+def test_sparse_rows_are_kept_packed_and_learn_as_dense_rows_do(key, params):
+    """Rows of 6 non-zeros among 2,000 features: each support vector keeps its 6 entries
+    (14 numbers), not 2,001, and the run is the dense run to round-off (the Gaussian's
+    distance is expanded for sparse rows). Read in chunks, so the state grows and moves."""
+    X, labels, targets = _sparse_rows(240, 2000, 6)
+    learner = make_learner(key, **params)
+    y = labels if learner.task == "classification" else targets
+    packed, dense = learner.clone(), learner.clone()
+    sparse_run = run(packed, X, y, chunk_size=70)
+    dense_run = run(dense, X.toarray(), y)
+    assert packed.state_.A.shape[1] - (packed.state_.w.shape[0] if key == "kernel_rls" else 0) \
+        == 2 * 6 + 2 and dense.state_.A.shape[1] >= 2001
+    np.testing.assert_allclose(sparse_run.margins, dense_run.margins, rtol=1e-12, atol=1e-12)
+    np.testing.assert_array_equal(sparse_run.updated, dense_run.updated)
+    assert sp.issparse(sparse_run.state["A"])
+    np.testing.assert_array_equal(sparse_run.state["A"].toarray(), dense_run.state["A"])
+    assert sparse_run.updated.sum() >= 10
+
+
+def test_packed_slots_widen_for_longer_rows_and_take_dense_rows():
+    """A later chunk of longer rows widens the packed slots; dense rows given to a packed
+    state (a run continued, a prediction) are packed or read as they are: the same numbers
+    as a learner that saw every row dense."""
+    short, labels_short, _ = _sparse_rows(60, 500, 2, seed=1)
+    long, labels_long, _ = _sparse_rows(60, 500, 9, seed=2)
+    mixed = make_learner("kernel_perceptron", h=2.0)
+    reference = make_learner("kernel_perceptron", h=2.0)
+    first = run(mixed, short, labels_short)
+    assert mixed.state_.s[2] == 2
+    second = run(mixed, long, labels_long, reset=False)
+    assert mixed.state_.s[2] == 9 and mixed.state_.A.shape[1] == 20
+    third = run(mixed, long[:20].toarray(), labels_long[:20], reset=False)
+    dense_runs = [run(reference, short.toarray(), labels_short),
+                  run(reference, long.toarray(), labels_long, reset=False),
+                  run(reference, long[:20].toarray(), labels_long[:20], reset=False)]
+    for got, want in zip((first, second, third), dense_runs):
+        np.testing.assert_allclose(got.margins, want.margins, rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(olbench.predict(mixed, long.toarray()),
+                               olbench.predict(reference, long), rtol=1e-12, atol=1e-12)
+
+
+def test_dense_rows_of_a_packed_state_turn_it_dense_when_packing_no_longer_saves():
+    X, y, _ = _sparse_rows(30, 12, 2, seed=3)          # 2 of 12: packed (6 < 13 columns)
+    learner = make_learner("kernel_pa")
+    run(learner, X, y)
+    assert learner.state_.s[2] == 2
+    dense_rows = np.random.default_rng(4).standard_normal((10, 12))
+    continued = run(learner, dense_rows, np.ones(10), reset=False)
+    assert learner.state_.s[2] == 0 and learner.state_.A.shape[1] == 13
+    reference = make_learner("kernel_pa")
+    run(reference, X.toarray(), y)
+    np.testing.assert_allclose(continued.margins,
+                               run(reference, dense_rows, np.ones(10), reset=False).margins,
+                               rtol=1e-12, atol=1e-12)

@@ -2,20 +2,24 @@
 
 from __future__ import annotations
 
+import os
+import tracemalloc
+
 import numpy as np
 import pytest
 import scipy.sparse as sp
-from conftest import make_data
+from conftest import learner_data, make_data
 
 from olbench import make_learner, run
 from olbench.component import InvalidParameterError
 from olbench.learners import Learner
+from olbench.resources import RECORD_BYTES_PER_ROUND
 
 KEYS = Learner.registry.keys()
 
 
 def _data(learner, seed=0, **kw):
-    return make_data(learner.task, seed, n=120, d=5, **kw)
+    return learner_data(learner, seed, n=120, d=5, **kw)
 
 
 @pytest.mark.parametrize("key", KEYS)
@@ -32,7 +36,8 @@ def test_no_look_ahead(key, as_format):
         discrete = np.isin(base, (0.0, 1.0)).all()    # a mistake indicator (weighted majority)
         for t in (0, 1, 37, 118):
             X2 = X.copy()
-            X2[t, 0] += 1.0          # one coordinate: a shift of all of them moves no Hedge
+            # one coordinate: a shift of all of them moves no Hedge (within [0, 1] for it)
+            X2[t, 0] = (X2[t, 0] <= 0.5) if learner.loss_range else X2[t, 0] + 1.0
             trace = run(learner.clone(), as_format(X2), y)
             np.testing.assert_array_equal(trace.margins[:t], base[:t])
             # it learns from row t: the later losses change, or for a 0/1 output (which a
@@ -197,3 +202,51 @@ def test_tie_rules_differ_exactly_on_zero_margins():
     assert libol.updated.tolist() == [False, False, True]
     assert novikoff.n_mistakes == 3 and libol.n_mistakes == 1
     assert run(make_learner("perceptron"), X, y, tie="libol").n_mistakes == 1
+
+
+def _footprint_data(learner, fmt):
+    """300 rows: 150 dense features, or 6 non-zeros among 400 (values in [0, 1], which are
+    losses too)."""
+    if fmt == "dense":
+        X, y = make_data(learner.task, 0, n=300, d=150)
+        if learner.task == "oco":
+            X = np.abs(X) / (1.0 + np.abs(X))
+        return X, y, None
+    rng = np.random.default_rng(0)
+    cols = np.concatenate([np.sort(rng.choice(400, 6, replace=False)) for _ in range(300)])
+    X = sp.csr_matrix((rng.random(300 * 6), (np.repeat(np.arange(300), 6), cols)),
+                      shape=(300, 400))
+    u = rng.standard_normal(400)
+    y = np.where(X @ u >= 0, 1.0, -1.0) if learner.task == "classification" else X @ u
+    return X, y, 6
+
+
+#: Python objects a run allocates besides arrays (the trace, chunk bookkeeping)
+FOOTPRINT_SLACK = 64 * 2**10
+
+
+@pytest.mark.skipif(os.environ.get("NUMBA_DISABLE_JIT") == "1",
+                    reason="measures the compiled loops' allocations (without JIT, the rules "
+                           "run as Python and allocate otherwise)")
+@pytest.mark.parametrize("fmt", ["dense", "csr"])
+@pytest.mark.parametrize("key", KEYS)
+def test_declared_footprint_covers_what_a_run_allocates(key, fmt):
+    """Each learner's footprint (olbench.resources: what olbench.run compares with the
+    memory free before allocating) against the peak of what its run allocates, traced by
+    tracemalloc (numpy and numba's runtime both report to it): never below it, or a run
+    that fits by its declaration would not in fact; and at most 2.5 times it (a kernel
+    learner's growing state is declared with room to move to larger arrays), or runs
+    that fit would be refused."""
+    learner = make_learner(key)
+    X, y, nnz = _footprint_data(learner, fmt)
+    run(learner.clone(), X[:5], y[:5])              # compiled before the measurement
+    tracemalloc.start()
+    try:
+        run(learner.clone(), X, y)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    n, d = X.shape
+    declared = learner.footprint(n, d, nnz).nbytes + RECORD_BYTES_PER_ROUND * n
+    assert peak <= declared + FOOTPRINT_SLACK, (peak, declared)
+    assert declared <= 2.5 * peak + FOOTPRINT_SLACK, (peak, declared)

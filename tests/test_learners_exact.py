@@ -10,9 +10,9 @@ import naive
 import numpy as np
 import pytest
 import scipy.sparse as sp
-from conftest import make_data
+from conftest import learner_data, make_data
 
-from olbench import make_learner, run
+from olbench import make_learner, predict, run
 from olbench.learners import Learner
 
 TOL = dict(rtol=1e-12, atol=1e-12)
@@ -30,7 +30,7 @@ def test_every_registered_learner_has_a_twin_and_settings():
 @pytest.mark.parametrize("key,params", CASES, ids=[f"{k}-{p}" for k, p in CASES])
 def test_compiled_equals_naive(key, params, seed, as_format):
     learner = make_learner(key, **params)
-    X, y = make_data(learner.task, seed, density=0.6 if seed == 2 else 1.0, zero_rows=seed == 1)
+    X, y = learner_data(learner, seed, density=0.6 if seed == 2 else 1.0, zero_rows=seed == 1)
     if learner.task == "regression" and key != "ogd":
         y = y * 2.0
     margins, updated, state = naive.TWINS[key](X, y, **params)
@@ -302,3 +302,35 @@ def test_sop_predictions_are_those_of_the_explicit_inverse():
     x = X[-1]
     direct = np.linalg.solve(np.linalg.inv(sigma) + np.outer(x, x), np.linalg.inv(sigma) @ w)
     assert direct @ x == pytest.approx((w @ x) / (1 + x @ sigma @ x), rel=1e-10)
+
+
+KERNEL_KEYS = ["kernel_perceptron", "kernel_pa", "kernel_pa_regression", "kernel_rls", "norma",
+               "budget_perceptron", "forgetron"]
+
+
+@pytest.mark.parametrize("key", KERNEL_KEYS)
+def test_packed_sparse_support_vectors_equal_the_naive_twins(key):
+    """Sparse rows of 3 non-zeros among 40 features are kept packed (8 numbers a support
+    vector, not 41): the run is still the twin's to 1e-12, and a packed state reads dense
+    rows (a prediction, a run continued with dense rows) as it reads sparse ones."""
+    params = naive.SETTINGS[key][0]
+    learner = make_learner(key, **params)
+    rng = np.random.default_rng(8)
+    cols = np.concatenate([np.sort(rng.choice(40, 3, replace=False)) for _ in range(90)])
+    X = sp.csr_matrix((rng.standard_normal(270), (np.repeat(np.arange(90), 3), cols)),
+                      shape=(90, 40))
+    u = rng.standard_normal(40)
+    y = np.where(X @ u >= 0, 1.0, -1.0) if learner.task == "classification" else 2 * X @ u
+    margins, updated, state = naive.TWINS[key](X[:60].toarray(), y[:60], **params)
+    trace = run(learner, X[:60], y[:60])
+    assert learner.state_.s[2] == 3                                     # packed, m = 3
+    np.testing.assert_allclose(trace.margins, margins, **TOL)
+    np.testing.assert_array_equal(trace.updated, updated)
+    np.testing.assert_allclose(trace.state["w"], state["w"], **TOL)
+    np.testing.assert_allclose(trace.state["A"].toarray(), state["A"], **TOL)
+    twin = make_learner(key, **params)
+    run(twin, X[:60], y[:60])
+    np.testing.assert_allclose(run(learner, X[60:].toarray(), y[60:], reset=False).margins,
+                               run(twin, X[60:], y[60:], reset=False).margins, **TOL)
+    np.testing.assert_allclose(predict(learner, X.toarray()), predict(twin, X), **TOL)
+    assert trace.updated.sum() >= 5

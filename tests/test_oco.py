@@ -188,7 +188,8 @@ def test_grid_blocks_expand_each_block_with_its_own_loss():
     validate(tasks)                                 # every stream-learner pair matches
     with pytest.raises(GridError, match="inside the blocks"):
         expand({**grid, "learners": ["pa"]}, seeds=[0])
-    with pytest.raises(GridError, match="oco learner but stream separable"):
+    with pytest.raises(GridError, match="learner hedge does online convex optimisation .* "
+                       "but stream separable is a classification stream"):
         validate(expand({"streams": ["separable"], "learners": ["hedge"]}, seeds=[0]))
 
 

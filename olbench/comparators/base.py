@@ -58,6 +58,7 @@ from olbench.comparators import _cache
 from olbench.comparators._duality import Limits, NotCertified, TimedOut
 from olbench.component import Component, OneOf, Registry
 from olbench.features import as_features
+from olbench.learning_task import comparator_mismatch
 from olbench.losses import DEFAULT_LOSS, get_loss
 from olbench.schema import TIMED_OUT
 
@@ -259,6 +260,10 @@ class Comparator(Component):
 
     def fit(self, X, y, meta=None, *, checkpoints=None, cache="default") -> ComparatorFit:
         self.validate()
+        mismatch = comparator_mismatch(self, getattr(meta, "task", None),
+                                       getattr(meta, "name", "the data"))
+        if mismatch:   # the stream declares its task: best_point on a classification set...
+            raise ValueError(mismatch)
         X, y = _prepare(X, y)
         if getattr(self, "loss", "") is None:  # outside a grid, nothing gave the run's loss
             fit = self.clone(loss=DEFAULT_LOSS[_task_of(y, meta)]).fit(

@@ -31,10 +31,11 @@ How the learners still to come plug in
 * Growing state (kernel perceptron, kernel PA, budgeted variants): ``A`` holds the support
   vectors row by row, ``w`` their coefficients, ``s[0]`` their count. Numba cannot grow arrays
   in place, so the Python front reserves capacity before each chunk
-  (:meth:`olbench.learners.base.Learner._reserve`, given the chunk's row count); budgeted
-  variants need no reservation (fixed capacity = budget). Implemented by
-  :mod:`olbench.kernels.rkhs` (the kernels and the support-vector slots, ``s[1]`` = d) and
-  :class:`olbench.learners.kernel.KernelLearner` (reserve by doubling, trim after a run).
+  (:meth:`olbench.learners.base.Learner._reserve`, given the chunk); budgeted variants have
+  a fixed number of slots (the budget), made wide enough for the chunk's rows. Implemented
+  by :mod:`olbench.kernels.rkhs` (the kernels and the support-vector slots: dense, or packed
+  for sparse rows) and :class:`olbench.learners.kernel.KernelLearner` (reserve by doubling,
+  trim after a run).
 * Lazy sparse updates (truncated gradient, FOBOS, RDA, FTRL-proximal on 10^6 features): ``A``
   carries per-coordinate rows (accumulators, the round each coordinate was last touched); the
   *predict* rule first brings the touched coordinates up to date (allowed: it does not see

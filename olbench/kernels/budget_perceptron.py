@@ -2,7 +2,7 @@
 2007): the kernel Perceptron with at most B support vectors; on a mistake with B stored, one
 of them, drawn uniformly at random, is discarded and x_t takes its slot with coefficient y_t.
 
-The random draws come from a Lehmer generator kept in the state (``s[2]``,
+The random draws come from a Lehmer generator kept in the state (``s[3]``,
 x <- 48271 x mod (2^31 - 1), exact in float64 arithmetic), started from a state the front
 derives from the learner's ``seed`` through ``SeedSequence`` (learners.base.generator_state):
 a run is reproducible, and continuing a run continues its random sequence. A draw is uniform
@@ -44,8 +44,8 @@ def update(params, idx, val, y, margin, w, A, s):
             slot = n
             s[0] = n + 1
         else:
-            slot = uniform_index(s, 2, params.budget)
-        store(A, slot, idx, val, xsq, int(s[1]))
+            slot = uniform_index(s, 3, params.budget)
+        store(A, slot, idx, val, xsq, s)
         w[slot] = y
     return True
 

@@ -13,9 +13,10 @@ alpha = Q y_t, grown by one row and column per round (block inverse)::
     Q <- [[Q + q q'/gamma, -q/gamma], [-q'/gamma, 1/gamma]]
 
 The coefficients kept in ``w`` are a alpha, so that f(x) = sum_i w[i] k(x_i, x) as for every
-kernel learner. Layout: ``A[i, :d+1]`` the support vectors (:mod:`olbench.kernels.rkhs`) and
-``A[:, d+1:]`` the matrix Q, so memory is O(n^2 + n d) after n rounds: this learner has no
-budget (memory and time grow with n; use it for the small n of textbook studies).
+kernel learner. Layout: the support vectors in ``A``'s first ``rkhs.sv_width`` columns
+(:mod:`olbench.kernels.rkhs`) and the matrix Q after them, so memory is O(n^2 + n d) after
+n rounds: this learner has no budget (memory and time grow with n; use it for the small n
+of textbook studies).
 """
 
 from collections import namedtuple
@@ -24,7 +25,14 @@ import numpy as np
 
 from olbench._jit import inline
 from olbench.kernels.loop import make_kernel
-from olbench.kernels.rkhs import KERNEL_FIELDS, expansion, self_kernel, store, sv_kernel
+from olbench.kernels.rkhs import (
+    KERNEL_FIELDS,
+    expansion,
+    self_kernel,
+    store,
+    sv_kernel,
+    sv_width,
+)
 from olbench.kernels.rows import sqnorm
 
 Params = namedtuple("Params", KERNEL_FIELDS + ["a", "r"])
@@ -32,12 +40,12 @@ Params = namedtuple("Params", KERNEL_FIELDS + ["a", "r"])
 
 @inline
 def update(params, idx, val, y, margin, w, A, s):
-    n, d = int(s[0]), int(s[1])
-    base = d + 1                      # Q[i, j] = A[i, base + j]
+    n = int(s[0])
+    base = sv_width(s)                # Q[i, j] = A[i, base + j]
     xsq = sqnorm(val)
     kv = np.empty(n)
     for i in range(n):
-        kv[i] = params.a * sv_kernel(params, A, i, idx, val, xsq, d)
+        kv[i] = params.a * sv_kernel(params, A, i, idx, val, xsq, s)
     q = np.zeros(n)
     for i in range(n):
         qi = 0.0
@@ -56,7 +64,7 @@ def update(params, idx, val, y, margin, w, A, s):
         A[n, base + i] = -q[i] / gamma
     A[n, base + n] = 1.0 / gamma
     w[n] = params.a * e / gamma
-    store(A, n, idx, val, xsq, d)
+    store(A, n, idx, val, xsq, s)
     s[0] = n + 1
     return True
 

@@ -7,7 +7,7 @@ Every round (the NORMA update with the soft-margin loss's derivative)::
 
 and the term of round t - tau is dropped (the paper's truncation, so at most tau terms are
 kept). The terms live in a ring of tau slots indexed by the round (slot t mod tau), which
-round t overwrites: with x_t if sigma_t = 1, else with a zero coefficient. ``s[2]`` counts the
+round t overwrites: with x_t if sigma_t = 1, else with a zero coefficient. ``s[3]`` counts the
 rounds. No offset b (the paper's f + b form is not implemented).
 """
 
@@ -23,17 +23,17 @@ Params = namedtuple("Params", KERNEL_FIELDS + ["eta", "decay", "rho", "tau"])
 
 @inline
 def update(params, idx, val, y, margin, w, A, s):
-    t = int(s[2])
+    t = int(s[3])
     slot = t % params.tau
     for i in range(int(s[0])):
         w[i] *= params.decay
     fired = y * margin < params.rho
     if fired:
-        store(A, slot, idx, val, sqnorm(val), int(s[1]))
+        store(A, slot, idx, val, sqnorm(val), s)
         w[slot] = params.eta * y
     else:
         w[slot] = 0.0
-    s[2] = t + 1
+    s[3] = t + 1
     s[0] = min(t + 1, params.tau)
     return fired
 

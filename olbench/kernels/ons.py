@@ -135,7 +135,10 @@ def update(params, idx, val, y, margin, w, A, s):
         for j in range(d):
             M[i, j] += g[i] * g[j]
     step = M_inv @ g                                    # Sherman-Morrison on A_t^{-1}
-    M_inv -= np.outer(step, step) / (1.0 + np.dot(g, step))
+    scale = 1.0 + np.dot(g, step)
+    for i in range(d):              # in place: np.outer would allocate two d x d matrices
+        for j in range(d):
+            M_inv[i, j] -= step[i] * step[j] / scale
     target = w - (M_inv @ g) / params.gamma
     if params.set_code == SIMPLEX:
         project_simplex_in_norm(M, target, w, g)        # g is no longer needed: scratch

@@ -42,6 +42,7 @@ from olbench.learners.initial import (  # noqa: F401  (initial_weights: imported
     is_zeros,
 )
 from olbench.losses import DEFAULT_LOSS
+from olbench.resources import Footprint, features
 
 
 class State(NamedTuple):
@@ -55,18 +56,46 @@ class State(NamedTuple):
         return State(self.w.copy(), self.A.copy(), self.s.copy())
 
 
-def symmetric(kept: np.ndarray) -> np.ndarray:
+#: rows filled at a time by :func:`symmetric` (its temporaries: about four squares of this
+#: size)
+SYMMETRIC_BLOCK = 128
+
+
+def symmetric(kept: np.ndarray, block: int = SYMMETRIC_BLOCK) -> np.ndarray:
     """The whole symmetric matrix of which the compiled rules keep the lower triangle (from
     ``TRIANGLE_FROM`` features on, ``olbench.kernels.rows``: the entries right of the
-    diagonal are zeros there), or a copy of the square they keep below that.
+    diagonal are zeros there), or a copy of the square they keep below that. Filled block
+    of rows by block, so that it takes one d x d matrix, not three (d = 20,000: 3.2 GB).
 
     >>> bool((symmetric(np.tril(np.ones((100, 100)))) == 1.0).all())
+    True
+    >>> lower = np.tril(np.arange(1.0, 1e4 + 1).reshape(100, 100))
+    >>> bool((symmetric(lower, block=30) == lower + np.tril(lower, -1).T).all())
     True
     """
     if kept.shape[1] < TRIANGLE_FROM:
         return kept.copy()
-    full = np.tril(kept)
-    return full + np.tril(full, -1).T
+    full = np.empty_like(kept)
+    for start in range(0, kept.shape[0], block):
+        stop = min(start + block, kept.shape[0])
+        square = kept[start:stop, start:stop]
+        full[start:stop, :start] = kept[start:stop, :start]
+        full[start:stop, start:stop] = np.tril(square) + np.tril(square, -1).T
+        full[:start, start:stop] = kept[start:stop, :start].T
+    return full
+
+
+def identity_blocks(d: int, *scales: float, extra_rows: int = 0) -> np.ndarray:
+    """scale * I (d x d) for each scale, stacked, then ``extra_rows`` zero rows (scratch),
+    allocated once (stacking ``a * np.eye(d)`` takes three d x d matrices on the way).
+
+    >>> identity_blocks(2, 3.0, 0.5, extra_rows=1).tolist()
+    [[3.0, 0.0], [0.0, 3.0], [0.5, 0.0], [0.0, 0.5], [0.0, 0.0]]
+    """
+    blocks = np.zeros((len(scales) * d + extra_rows, d))
+    for k, scale in enumerate(scales):
+        np.fill_diagonal(blocks[k * d:(k + 1) * d], scale)
+    return blocks
 
 
 def vector_state(d: int, n_scalars: int = 1) -> State:
@@ -120,6 +149,20 @@ class Learner(Component):
     #: finite data (olbench.breakdown), e.g. a kernel value; "" when the likely cause (the
     #: parameter furthest from its default) says enough.
     numeric_hint: ClassVar[str] = ""
+    #: The range every row entry must lie in, when the rows are losses the learner's rule
+    #: and theorems assume bounded (experts' losses in [0, 1]); checked on every chunk
+    #: (:func:`olbench.learning_task.check_loss_range`). None: any finite value.
+    loss_range: ClassVar[tuple[float, float] | None] = None
+    #: True when a NaN/inf feature always makes the output NaN/inf (w.x does), which the
+    #: compiled loop catches at no cost; False makes :func:`olbench.run` check every chunk's
+    #: features first (a learner whose output can stay finite on such a row).
+    non_finite_rows_show_in_output: ClassVar[bool] = True
+
+    @classmethod
+    def task_options(cls) -> dict[str, str]:
+        """The tasks (:mod:`olbench.learning_task`) this learner does, each with the
+        parameter values that make it do it ('' when it always does)."""
+        return {cls.task: ""}
 
     @property
     def default_loss(self) -> str:
@@ -143,11 +186,25 @@ class Learner(Component):
     def init_state(self, d: int) -> State:
         raise NotImplementedError
 
-    def _reserve(self, rows: int) -> None:
-        """Make room in the state for ``rows`` more examples (learners with growing state)."""
+    def _reserve(self, X, total: int | None = None) -> None:
+        """Make room in the state for the rows of chunk X (learners with growing state);
+        ``total``: the stream's number of rows, when known."""
 
     def _finalize(self) -> None:
         """Bring lazily updated state up to date (learners with lazy sparse updates)."""
+
+    def footprint(self, n: int, d: int, nnz: int | None = None) -> Footprint:
+        """The memory its state takes at its largest in a run over n rows of d features
+        (sparse rows of at most ``nnz`` non-zeros; None: dense rows), exported copies
+        included (:mod:`olbench.resources`; checked against the arrays really allocated by
+        tests/test_learner_contract.py). This default: d weights, and their copy."""
+        return Footprint(8.0 * (2 * d + 8), "a vector of d weights", features(d))
+
+    @property
+    def state_grows_with_rows(self) -> bool:
+        """Whether :meth:`footprint` grows with the rows n (a stream is then asked for its
+        length before the run: :func:`olbench.run` refuses up front)."""
+        return False
 
     @classmethod
     def display_shown(cls, params):
@@ -182,7 +239,17 @@ class Learner(Component):
     def export_state(self) -> dict[str, np.ndarray]:
         """Copies of the meaningful state arrays (rules may keep scratch space in them)."""
         state = self.state_
-        return {"w": state.w.copy(), "A": state.A.copy(), "s": state.s.copy()}
+        return {"w": state.w.copy(), "A": self._exported_A(), "s": state.s.copy()}
+
+    def _exported_A(self) -> np.ndarray:
+        """The meaningful part of ``A``, as a new array (without its scratch rows)."""
+        return self.state_.A.copy()
+
+    def state_nbytes(self) -> int:
+        """The bytes of the state held now (0 before any data)."""
+        if not self.is_initialised:
+            return 0
+        return sum(array.nbytes for array in self.state_)
 
     @property
     def is_initialised(self) -> bool:
@@ -254,10 +321,13 @@ class OCOLearner(Learner):
                            float(getattr(self, "radius", 1.0)))
         return State(w0, np.zeros((self.rows, d)), np.zeros(1))
 
-    def export_state(self):
-        state = super().export_state()
-        state["A"] = state["A"][:1]   # the cumulative row; the others are scratch
-        return state
+    def _exported_A(self):
+        return self.state_.A[:1].copy()   # the cumulative row; the others are scratch
+
+    def footprint(self, n, d, nnz=None):
+        # the point w_t, the rows of A, and the exported point and cumulative row
+        return Footprint(8.0 * ((self.rows + 3) * d + 8),
+                         f"{self.rows + 1} vectors of d numbers", features(d))
 
 
 class CovarianceLearner(Learner):
@@ -272,20 +342,41 @@ class CovarianceLearner(Learner):
     def init_state(self, d):
         if self.diagonal:
             return State(np.zeros(d), np.full((1, d), float(self.a)), np.zeros(1))
-        return State(np.zeros(d), np.vstack([float(self.a) * np.eye(d), np.zeros(d)]),
+        return State(np.zeros(d), identity_blocks(d, float(self.a), extra_rows=1),
                      np.zeros(1))
 
-    def export_state(self):
-        state = super().export_state()
-        if not self.diagonal:
-            state["A"] = symmetric(state["A"][:-1])   # drop the scratch row
-        return state
+    def _exported_A(self):
+        if self.diagonal:
+            return self.state_.A.copy()
+        return symmetric(self.state_.A[:-1])   # drop the scratch row
+
+    def footprint(self, n, d, nnz=None):
+        if self.diagonal:
+            return Footprint(8.0 * (4 * d + 8), "a diagonal covariance of d numbers",
+                             features(d))
+        return Footprint(square_footprint(d), "a d x d covariance matrix", features(d),
+                         covariance_advice(type(self)))
 
     @property
     def covariance_(self) -> np.ndarray:
         """Sigma (full), or its diagonal as a vector (``diagonal=True``)."""
         A = self.state_.A
         return A[0].copy() if self.diagonal else symmetric(A[:-1])
+
+
+def square_footprint(d: int) -> float:
+    """Bytes of a learner keeping a d x d matrix with a scratch row and a d-vector, at its
+    largest: while it exports the matrix whole (:func:`symmetric`) and the vector."""
+    block = min(d, SYMMETRIC_BLOCK) if d >= TRIANGLE_FROM else 0
+    return 8.0 * ((2 * d + 3) * d + 4 * block * block + 8)
+
+
+def covariance_advice(cls: type) -> str:
+    """How a learner keeping a d x d matrix can need less memory."""
+    if "diagonal" in cls.param_names():
+        return "use diagonal=true (a diagonal covariance: d numbers), or fewer features"
+    return ("use arow or cw with diagonal=true (a diagonal covariance: d numbers), or fewer "
+            "features")
 
 
 def _as_row(x: Any):

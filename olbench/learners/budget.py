@@ -42,6 +42,7 @@ class NORMA(KernelLearner, key="norma"):
 
     display_label = "NORMA"
     display_params = ("tau", "kernel_type")
+    budget_param = "tau"
     constraints = {"eta": Interval(0, inf, low_open=True), "lam": Interval(0, inf),
                    "rho": Interval(0, inf), "tau": _BUDGET, **KERNEL_CONSTRAINTS}
 
@@ -65,7 +66,7 @@ class NORMA(KernelLearner, key="norma"):
         return int(self.tau)
 
     def _n_scalars(self):
-        return 3                        # s[2]: rounds seen (the ring's position)
+        return 4                        # s[3]: rounds seen (the ring's position)
 
     def kernel(self):
         return norma_rule.KERNEL
@@ -108,12 +109,12 @@ class BudgetPerceptron(KernelLearner, key="budget_perceptron"):
         return int(self.budget)
 
     def _n_scalars(self):
-        return 3
+        return 4                        # s[3]: the generator's state
 
     def init_state(self, d):
         state = super().init_state(d)
         # the Lehmer generator's state lives in {1, ..., 2^31 - 2}
-        state.s[2] = generator_state(self.seed, rbp_rule.MODULUS - 1)
+        state.s[3] = generator_state(self.seed, rbp_rule.MODULUS - 1)
         return state
 
     def kernel(self):
@@ -131,8 +132,8 @@ class Forgetron(KernelLearner, key="forgetron"):
     Mistake bound: the paper's bound for the self-tuned variant
     (:func:`olbench.bounds.kernel.forgetron_mistakes`), for B >= 83 and k(x, x) <= 1.
 
-    ``w`` has B + 1 slots (the new vector joins before the oldest leaves); ``s[2]`` is the
-    accumulated removal damage Q and ``s[3]`` the mistake count M.
+    ``w`` has B + 1 slots (the new vector joins before the oldest leaves); ``s[3]`` is the
+    accumulated removal damage Q and ``s[4]`` the mistake count M.
 
     >>> import numpy as np
     >>> from olbench import run
@@ -158,7 +159,7 @@ class Forgetron(KernelLearner, key="forgetron"):
         return int(self.budget) + 1
 
     def _n_scalars(self):
-        return 4
+        return 5                        # s[3]: the damage Q, s[4]: the mistakes M
 
     def kernel(self):
         return forgetron_rule.KERNEL

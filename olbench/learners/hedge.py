@@ -40,6 +40,8 @@ class Hedge(OCOLearner, key="hedge"):
     display_params = ("schedule",)
     domain = "simplex"
     rows = 1
+    # its rates sqrt(8 ln N / t) and every theorem above are for losses in [0, 1]
+    loss_range = (0.0, 1.0)
 
     def __init__(self, *, eta: float = 1.0, schedule: str = "anytime", horizon: int = 1000):
         self.eta = eta

@@ -27,9 +27,11 @@ from olbench.kernels import kernel_pa as pa_rule
 from olbench.kernels import kernel_perceptron as perceptron_rule
 from olbench.kernels import kernel_rls as rls_rule
 from olbench.kernels.rkhs import CODES
+from olbench.learners import support
 from olbench.learners.base import Learner, State
 from olbench.learners.initial import init_label, is_zeros
 from olbench.learners.pa import _TITLES, _VARIANTS, check_pa2_ridge, step_size_params
+from olbench.resources import Footprint, features, parameter, rows
 
 #: The Gaussian kernel divides by 2 h^2, which float64 must hold as a positive normal
 #: number: 2 h^2 lies in [2.2e-308, 1.8e308] for h in [1.05e-154, 9.48e153], whose powers of
@@ -59,6 +61,11 @@ class KernelLearner(Learner):
 
     display_params = ("kernel_type",)
     quadratic: ClassVar[bool] = False
+    #: the parameter that sets ``budget_slots()`` (budgeted learners)
+    budget_param: ClassVar[str] = "budget"
+    # f(x) can stay finite on an infinite row: a first row meets no support vector, and a
+    # Gaussian kernel of an infinite distance is exp(-inf) = 0
+    non_finite_rows_show_in_output = False
 
     @property
     def numeric_hint(self) -> str:
@@ -103,48 +110,110 @@ class KernelLearner(Learner):
         return None
 
     def _n_scalars(self) -> int:
-        return 2
+        return 3                     # s[0] slots in use, s[1] d, s[2] the layout m
 
     def init_state(self, d):
+        # the slots get their layout and width from the first rows (_reserve): dense rows,
+        # or the packed non-zeros of sparse ones (olbench.kernels.rkhs)
         slots = self.budget_slots() or 0
         s = np.zeros(self._n_scalars())
         s[1] = d
-        return State(np.zeros(slots), self._empty_A(slots, d), s)
+        return State(np.zeros(slots), np.zeros((slots, 0)), s)
 
-    def _empty_A(self, slots, d):
-        return np.zeros((slots, d + 1 + (slots if self.quadratic else 0)))
+    @property
+    def state_grows_with_rows(self) -> bool:
+        return self.budget_slots() is None
 
-    def _resize(self, slots: int) -> None:
-        w, A, s = self.state_
-        n, d = int(s[0]), int(s[1])
-        new_w, new_A = np.zeros(slots), self._empty_A(slots, d)
-        new_w[:n] = w[:n]
-        new_A[:n, :d + 1] = A[:n, :d + 1]
+    def footprint(self, n, d, nnz=None):
+        m = 0 if nnz is None else support.packed_width(d, nnz)
+        width = support.width(d, m)
+        numbers = f"{width:,} numbers each" + (f", {features(d)} kept as the non-zeros"
+                                               if m else "")
+        budget = self.budget_slots()
+        slots = n if budget is None else budget
+        state = 8.0 * slots * (width + 1 + (n if self.quadratic else 0))
+        # moved into larger or wider arrays (old and new at once), except kernel RLS's,
+        # reserved at once (_reserve is told the rows to come) and full at the end
+        moved = 0.0 if self.quadratic else state
+        # exported: packed slots as a new sparse matrix, a budget's slots as copies (a
+        # growing state is exported as views)
+        exported = (support.PACKED_EXPORT_BYTES * slots * m if m else
+                    8.0 * slots * (d + 1) if budget is not None else 0.0)
+        nbytes = state + max(moved, exported)
+        if budget is not None:
+            value = getattr(self, self.budget_param)
+            return Footprint(nbytes, f"{self.budget_param} support vectors ({numbers})",
+                             f"{parameter(self.budget_param, value)} and {features(d)}",
+                             f"use a smaller {self.budget_param}")
+        advice = ("use norma, forgetron or budget_perceptron (a fixed budget of support "
+                  "vectors), or fewer rows")
         if self.quadratic:
-            new_A[:n, d + 1:d + 1 + n] = A[:n, d + 1:d + 1 + n]
+            return Footprint(nbytes, "an n x n matrix and n support vectors", rows(n), advice)
+        return Footprint(nbytes, f"up to n support vectors, one per update ({numbers})",
+                         rows(n), advice)
+
+    def _layout(self) -> tuple[int, int, int, int]:
+        """(slots in use, d, the layout m, the columns the support vectors take)."""
+        s = self.state_.s
+        used, d, m = int(s[0]), int(s[1]), int(s[2])
+        return used, d, m, support.width(d, m)
+
+    def _resize(self, slots: int, m: int) -> None:
+        """New arrays of ``slots`` slots in layout ``m``, holding the support vectors in use
+        (and kernel RLS's matrix of them)."""
+        w, A, s = self.state_
+        used, d, old_m, old_width = self._layout()
+        new_width = support.width(d, m)
+        new_w = np.zeros(slots)
+        new_A = np.zeros((slots, new_width + (slots if self.quadratic else 0)))
+        new_w[:min(slots, w.shape[0])] = w[:slots]
+        if used and m == old_m:
+            new_A[:used, :new_width] = A[:used, :new_width]
+        elif used:
+            support.write_vectors(new_A, support.vectors(A, used, d, old_m),
+                                  A[:used, old_width - 1], d, m)
+        if self.quadratic:
+            new_A[:used, new_width:new_width + used] = A[:used, old_width:old_width + used]
+        s[2] = m
         self.state_ = State(new_w, new_A, s)
 
-    def _reserve(self, rows):
-        """Room for ``rows`` more support vectors (at most one per round), doubling so that a
-        stream read in many chunks copies the state O(log n) times."""
-        if self.budget_slots() is not None:
-            return
-        need = int(self.state_.s[0]) + rows
-        if need > self.state_.w.shape[0]:
-            # an n x n matrix is not doubled: it would allocate up to 4x the memory needed
-            self._resize(need if self.quadratic else max(need, 2 * self.state_.w.shape[0]))
+    def _reserve(self, X, total=None):
+        """Room for the rows of chunk X: one more support vector per row at most (doubling,
+        so that a stream read in many chunks copies the state O(log n) times, and never past
+        the stream's ``total`` rows when known), each slot wide enough for X's rows."""
+        used, d, m, _ = self._layout()
+        layout = support.layout_for(X, d, m, fresh=used == 0)
+        slots = capacity = self.state_.w.shape[0]
+        if self.budget_slots() is None and used + X.shape[0] > capacity:
+            need = used + X.shape[0]
+            # an n x n matrix is not doubled (up to 4x the memory needed): all at once
+            slots = need if self.quadratic else max(need, 2 * capacity)
+            if total is not None:
+                slots = max(need, total) if self.quadratic else max(need, min(slots, total))
+        if slots != capacity or layout != m or self.state_.A.shape[1] < support.width(d, layout):
+            self._resize(slots, layout)
 
     def _finalize(self):
-        if self.budget_slots() is None:
-            self._resize(int(self.state_.s[0]))
+        used, _, m, _ = self._layout()
+        if self.budget_slots() is None and used < self.state_.w.shape[0]:
+            self._resize(used, m)
 
     def export_state(self):
-        """``w``: the coefficients, ``A``: the support vectors (one per row), ``s``: counters."""
+        """``w``: the coefficients, ``A``: the support vectors (one per row; a CSR matrix
+        when sparse rows were kept packed), ``s``: counters; kernel RLS's ``Q`` too. A
+        growing state is exported as views, not copies (kernel RLS's n x n matrix would
+        otherwise double the memory of its largest runs): after :meth:`_finalize` its
+        arrays are never written again, since the next rows go to new, larger ones."""
         w, A, s = self.state_
-        d = int(s[1])
-        state = {"w": w.copy(), "A": A[:, :d].copy(), "s": s.copy()}
+        used, d, m, width = self._layout()
+        slots = w.shape[0]
+        if A.shape[1] < width:   # a state that has seen no rows yet
+            A = np.zeros((slots, width))
+        state = {"w": w, "A": support.vectors(A, slots, d, m), "s": s.copy()}
         if self.quadratic:
-            state["Q"] = A[:, d + 1:].copy()
+            state["Q"] = A[:, width:]
+        if self.budget_slots() is not None:   # written in place by a later run
+            state = {k: v.copy() if isinstance(v, np.ndarray) else v for k, v in state.items()}
         return state
 
     @property

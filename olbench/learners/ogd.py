@@ -39,11 +39,20 @@ class OGD(Learner, key="ogd"):
         self.schedule = schedule
         self.radius = radius
 
+    #: the task each loss makes OGD do (olbench.learning_task)
+    LOSS_TASKS = {"hinge": "classification", "logistic": "classification",
+                  "squared": "regression", "linear": "oco", "quadratic": "oco"}
+
     @property
     def task(self):
-        if self.loss in ("linear", "quadratic"):
-            return "oco"
-        return "regression" if self.loss == "squared" else "classification"
+        return self.LOSS_TASKS.get(self.loss, "classification")
+
+    @classmethod
+    def task_options(cls):
+        losses: dict[str, list[str]] = {}
+        for loss, task in cls.LOSS_TASKS.items():
+            losses.setdefault(task, []).append(loss)
+        return {task: "loss=" + " or ".join(names) for task, names in losses.items()}
 
     @property
     def default_loss(self) -> str:

@@ -10,7 +10,8 @@ from olbench.component import Interval, InvalidParameterError, OneOf
 from olbench.kernels import ons as rule
 from olbench.kernels.oco import LOSS_CODES
 from olbench.kernels.sets import SET_CODES, project_numpy
-from olbench.learners.base import OCOLearner, State
+from olbench.learners.base import OCOLearner, State, identity_blocks
+from olbench.resources import Footprint, features
 
 #: the feasible sets ONS runs on, and their diameters D (radius r)
 DIAMETER = {"ball": lambda r: 2.0 * r, "simplex": lambda r: math.sqrt(2.0)}
@@ -98,14 +99,20 @@ class ONS(OCOLearner, key="ons"):
 
     def init_state(self, d):
         eps = 1.0 / (self.gamma * self.diameter) ** 2
-        A = np.vstack([eps * np.eye(d), np.eye(d) / eps, np.zeros((1, d))])
+        A = identity_blocks(d, eps, 1.0 / eps, extra_rows=1)
         return State(project_numpy(np.zeros(d), self.domain, float(self.radius)), A,
                      np.zeros(1))
 
-    def export_state(self):
-        state = super().export_state()
-        state["A"] = self.state_.A[:self.n_features_].copy()      # A_t
-        return state
+    def _exported_A(self):
+        return self.state_.A[:self.n_features_].copy()      # A_t
+
+    def footprint(self, n, d, nnz=None):
+        # A_t, its inverse and a scratch row, the point; then the larger of the projection's
+        # eigendecomposition (LAPACK's dsyevd: the eigenvectors, 2 d^2 of workspace) and the
+        # exported A_t; a dozen vectors of d while a round runs
+        return Footprint(8.0 * ((5 * d + 12) * d + 8),
+                         "two d x d matrices (A_t and its inverse)", features(d),
+                         "use ogd or ftrl (no matrix), or fewer dimensions")
 
     def kernel(self):
         return rule.KERNEL

@@ -5,7 +5,15 @@ import numpy as np
 from olbench.bounds import SOP_MISTAKES
 from olbench.component import OneOf, reciprocal_range
 from olbench.kernels import sop as rule
-from olbench.learners.base import Learner, State, symmetric
+from olbench.learners.base import (
+    Learner,
+    State,
+    covariance_advice,
+    identity_blocks,
+    square_footprint,
+    symmetric,
+)
+from olbench.resources import Footprint, features
 
 
 class SOP(Learner, key="sop"):
@@ -52,10 +60,12 @@ class SOP(Learner, key="sop"):
 
     def init_state(self, d):
         # Sigma_0 = I / a, then one scratch row for Sigma x (see olbench.kernels.sop)
-        return State(np.zeros(d), np.vstack([np.eye(d) / float(self.a), np.zeros(d)]),
+        return State(np.zeros(d), identity_blocks(d, 1.0 / float(self.a), extra_rows=1),
                      np.zeros(1))
 
-    def export_state(self):
-        state = super().export_state()
-        state["A"] = symmetric(state["A"][:-1])   # drop the scratch row
-        return state
+    def _exported_A(self):
+        return symmetric(self.state_.A[:-1])   # drop the scratch row
+
+    def footprint(self, n, d, nnz=None):
+        return Footprint(square_footprint(d), "a d x d matrix (a I + S S')^-1", features(d),
+                         covariance_advice(type(self)))

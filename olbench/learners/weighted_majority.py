@@ -34,6 +34,10 @@ class WeightedMajority(OCOLearner, key="weighted_majority"):
     display_params = ("beta",)
     domain = "simplex"
     rows = 1
+    # a row says which experts erred: beta^x and the majority vote mean nothing outside [0, 1]
+    loss_range = (0.0, 1.0)
+    # its output is a 0/1 mistake indicator, finite whatever the weights
+    non_finite_rows_show_in_output = False
 
     def __init__(self, *, beta: float = 0.5):
         self.beta = beta

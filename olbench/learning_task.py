@@ -1,0 +1,208 @@
+"""The learning task of a learner, of a stream, of a comparator: one rule that they agree,
+applied before any round runs by :func:`olbench.run`, by a grid (:func:`olbench.tasks.validate`,
+so the command line refuses a mismatch with the rest of the configuration) and by a
+comparator's fit.
+
+Three tasks:
+
+* ``"classification"``: a row of features x_t and a label y_t in {-1, +1};
+* ``"regression"``: a row of features x_t and a real target y_t;
+* ``"oco"``: online convex optimisation, prediction with expert advice included: the row x_t
+  *is* the loss f_t (a gradient, a point, the experts' losses), the learner plays a point and
+  records the loss it suffered; labels are ignored.
+
+Every stream declares its task (``Stream.task``), every learner the task it does
+(``Learner.task``, and :meth:`~olbench.learners.base.Learner.task_options` when a parameter
+decides it, as OGD's ``loss``), every comparator the task it measures (its class's ``task``,
+else its loss's). Arrays given without a stream declare nothing: their labels are checked
+against the learner's task where they say it (:class:`olbench.labels.RunLabels`: {-1, +1}
+for classification, finite reals for regression) and their rows against the range a learner
+declares for its losses (:attr:`~olbench.learners.base.Learner.loss_range`: the experts'
+losses in [0, 1] of Hedge and the weighted majority).
+
+>>> from olbench import make_learner
+>>> from olbench.streams import make_stream
+>>> print(learner_mismatch(make_learner("hedge"), make_stream("separable")))  # doctest: +ELLIPSIS
+learner hedge does online convex optimisation (task oco: each row is a loss) but stream \
+separable is a classification stream (rows of features, labels in {-1, +1}); learners for \
+classification: alma, aromma, arow, ..., ogd (loss=hinge or logistic), ...
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import scipy.sparse as sp
+
+from olbench.features import check_finite_features
+
+#: what each task does, as messages say it
+DOES = {"classification": "classification", "regression": "regression",
+        "oco": "online convex optimisation"}
+#: what the data of each task hold
+ROWS = {"classification": "rows of features, labels in {-1, +1}",
+        "regression": "rows of features, real targets", "oco": "each row is a loss"}
+#: the comparator that measures runs of each task (the default of a single cell)
+COMPARATOR_FOR = {"classification": "best_fixed", "regression": "best_fixed",
+                  "oco": "best_point"}
+
+
+def _article(task: str) -> str:
+    return "an" if task[0] in "aeiou" else "a"
+
+
+def learners_for(task: str) -> list[str]:
+    """Registry keys of the learners that do ``task``, each with the parameter values that
+    make it so when a parameter decides (``"ogd (loss=hinge or logistic)"``).
+
+    >>> learners_for("oco")[:3]
+    ['eg', 'egpm', 'ftl']
+    """
+    from olbench.learners import Learner
+
+    found = []
+    for key in Learner.registry.keys():
+        how = Learner.registry.get(key).task_options().get(task)
+        if how is not None:
+            found.append(f"{key} ({how})" if how else key)
+    return found
+
+
+def data_label(stream: Any) -> str:
+    """How messages name a stream: a catalogue dataset by its name, else its registry key."""
+    dataset = getattr(stream, "dataset", None)
+    if isinstance(dataset, str):
+        return f"dataset {dataset}"
+    return f"stream {getattr(stream, 'key', None) or type(stream).__name__}"
+
+
+def _task_of(obj: Any) -> str | None:
+    task = getattr(obj, "task", None)
+    return task if isinstance(task, str) else None
+
+
+def learner_mismatch(learner: Any, stream: Any) -> str | None:
+    """Why ``learner`` cannot learn from ``stream`` (their tasks differ), or None."""
+    learner_task, stream_task = _task_of(learner), _task_of(stream)
+    if learner_task is None or stream_task is None or learner_task == stream_task:
+        return None
+    does = DOES[learner_task] + (f" (task oco: {ROWS['oco']})" if learner_task == "oco" else "")
+    own = getattr(stream, "get_params", lambda: {})()
+    settable = " (or set the stream's task)" if "task" in own else ""
+    return (f"learner {learner.key} does {does} but {data_label(stream)} is "
+            f"{_article(stream_task)} {DOES[stream_task]} stream ({ROWS[stream_task]}); "
+            f"learners for {DOES[stream_task]}: {', '.join(learners_for(stream_task))}"
+            + settable)
+
+
+def comparator_tasks(comparator: Any) -> set[str]:
+    """The tasks a comparator measures: its class's declared task, else its loss's, else
+    (``loss=None``: the run's loss) those of the losses it accepts; empty when unknown.
+
+    >>> from olbench.comparators import make_comparator
+    >>> sorted(comparator_tasks(make_comparator("best_fixed")))
+    ['classification', 'regression']
+    """
+    from olbench.losses import get_loss
+
+    declared = getattr(type(comparator), "task", None)
+    if isinstance(declared, str):
+        return {declared}
+    loss = getattr(comparator, "loss", None)
+    accepted = getattr(type(comparator).constraints.get("loss"), "values", ())
+    found = set()
+    for name in [loss] if isinstance(loss, str) else accepted:
+        try:
+            found.add(get_loss(name).task)
+        except (ValueError, TypeError):  # None, or an unknown loss: validate names it
+            pass
+    return found
+
+
+def comparator_mismatch(comparator: Any, data_task: str | None, data: str,
+                        kind: str = "stream") -> str | None:
+    """Why ``comparator`` cannot measure runs of ``data_task``: those on a stream, or of a
+    learner (``kind``), named ``data``. Rows of losses and rows of features never mix; a
+    regression comparator may measure classification runs (labels +-1 are real targets:
+    least squares on them is a classifier), a classification one never takes real targets.
+    """
+    tasks = comparator_tasks(comparator)
+    if not tasks or data_task is None or data_task in tasks:
+        return None
+    if data_task == "classification" and "regression" in tasks:
+        return None
+    does = " or ".join(DOES[task] for task in sorted(tasks))
+    rows = f" ({ROWS[next(iter(tasks))]})" if len(tasks) == 1 else ""
+    return (f"comparator {comparator.key} measures {does} runs{rows} but {data} is "
+            f"{_article(data_task)} {DOES[data_task]} {kind} ({ROWS[data_task]}); use "
+            f"comparator={COMPARATOR_FOR[data_task]}")
+
+
+def cell_comparator(learner_spec: Any, comparator_spec: Any, *, chosen: bool) -> Any:
+    """The comparator of a single cell (``olbench learner=hedge stream=experts``): the one
+    chosen on the command line (``chosen``), refused naming the one to use if it measures
+    another task than the learner's; otherwise the one that measures the learner's task
+    (:data:`COMPARATOR_FOR`): the configured default for classification and regression,
+    ``best_point`` on the learner's feasible set and loss for online convex optimisation.
+    Specs are ``_target_`` mappings (or configs); a component that cannot be built is left
+    to the checks of the configuration, which name the problem."""
+    from hydra.utils import instantiate
+
+    from olbench.tasks import GridError, _plain, component_specs, registry_key
+
+    if comparator_spec is None:
+        return None
+    learner_spec, comparator_spec = _plain(learner_spec), _plain(comparator_spec)
+    try:
+        learner = instantiate(learner_spec, _convert_="all")
+        comparator = instantiate(comparator_spec, _convert_="all")
+    except Exception:
+        return comparator_spec
+    task = getattr(learner, "task", None)
+    if chosen:
+        problem = comparator_mismatch(comparator, task, f"learner {learner.key}", "learner")
+        if problem:
+            raise GridError(problem)
+        return comparator_spec
+    wanted = COMPARATOR_FOR.get(task)
+    if wanted is None or registry_key(comparator_spec) == wanted or task != "oco":
+        return comparator_spec
+    radius = getattr(learner, "radius", 1.0)
+    if radius is None:   # OGD without projection plays in all of R^d
+        raise GridError(f"learner {learner.key} with radius=null plays anywhere in R^d: no "
+                        f"point of a bounded set to compare with; set learner.radius (the "
+                        f"ball best_point compares with) or run.comparators=false")
+    loss = getattr(learner, "loss", "linear")
+    return component_specs("comparator", [{"key": wanted, "params": {
+        "loss": loss if loss in ("linear", "quadratic") else "linear",
+        "domain": getattr(learner, "domain", "ball"), "radius": float(radius)}}])[0]
+
+
+def check_loss_range(learner: Any, X: Any, offset: int = 0) -> None:
+    """Refuse rows outside the range of losses the learner declares (``loss_range``: Hedge
+    and the weighted majority take the experts' losses in [0, 1]), naming the first value
+    out of range, its row and column. X is float64, dense or CSR."""
+    bounds = getattr(learner, "loss_range", None)
+    if bounds is None or X.shape[0] == 0:
+        return
+    low, high = bounds               # (it holds 0: the implicit zeros of sparse rows)
+    values = X.data if sp.issparse(X) else X.ravel()
+    if values.size == 0 or low <= values.min() and values.max() <= high:
+        return                       # (no temporary the size of the chunk on this path)
+    outside = (values < low) | (values > high)
+    if not outside.any():            # a NaN fails both comparisons: the loop names it
+        return
+    first = int(np.flatnonzero(outside)[0])
+    if not np.isfinite(values[first]):  # named as every NaN/inf input is
+        check_finite_features(X, offset)
+    if sp.issparse(X):
+        row = int(np.searchsorted(X.indptr, first, side="right") - 1)
+        column = int(X.indices[first])
+    else:
+        row, column = divmod(first, X.shape[1])
+    raise ValueError(f"{learner.key} learns from losses in [{low:g}, {high:g}] (prediction "
+                     f"with expert advice: row t holds the experts' losses at round t) but "
+                     f"row {offset + row} has {float(values[first]):g} in column {column}; "
+                     f"rescale the losses into [{low:g}, {high:g}], or for rows of features "
+                     f"with labels use a classification or regression learner")
