@@ -24,6 +24,7 @@ from olbench.grid import run_grid
 from olbench.index import record
 from olbench.interrupt import Terminated, terminate_as_interrupt
 from olbench.results import RunStore
+from olbench.streamed import refuse_unstreamable
 from olbench.tasks import CONF_DIR, GridError, Task, expand, single_cell, validate
 from olbench.validate import config_problems
 
@@ -145,6 +146,7 @@ def execute(cfg: DictConfig, overrides: Sequence[str] = ()) -> int:
     published = _published(cfg)   # a bad file is refused before the (long) selection stage
     name, tasks = build_tasks(cfg, overrides)
     validate(tasks)
+    refuse_unstreamable(tasks)   # a comparator an out-of-core file cannot have
     folder = results_folder(cfg, name, tasks)
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "config.yaml").write_text(OmegaConf.to_yaml(cfg, resolve=True))

@@ -34,10 +34,10 @@ from olbench.streamed import (  # noqa: F401  (load_stream, CACHE_FILES_UP_TO: t
     CACHE_FILES_UP_TO,
     load_stream,
     out_of_core_bytes,
+    refuse_unstreamable,
     run_streamed,
-    unstreamable,
 )
-from olbench.tasks import GridError, Task, registry_key
+from olbench.tasks import Task, registry_key
 
 #: runs on streams of at most this many features keep their final weights (``final_w``):
 #: decision boundaries (d <= 3) and kernel-model fits at up to 64 centres (textbook figures)
@@ -218,10 +218,7 @@ def run_grid(tasks: list[Task], folder: str | Path, *, n_jobs: int = -1,
     while it is computed (:class:`olbench.results.RunLocks`): a second ``olbench`` on the
     same folder takes the runs nobody holds, then waits for the others (and says so).
     """
-    problems = unstreamable(tasks)   # before anything runs or is written
-    if problems:
-        raise GridError("a comparator cannot be fitted over a file read chunk by chunk:\n  "
-                        + "\n  ".join(problems))
+    refuse_unstreamable(tasks)   # before anything runs or is written
     store = RunStore(Path(folder))
     store.clean_stale_tmp()
     done = set() if force else store.finished()

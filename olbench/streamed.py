@@ -143,6 +143,17 @@ def unstreamable(tasks) -> list[str]:
             "squared_hinge with ridge > 0, or generating"]
 
 
+def refuse_unstreamable(tasks) -> None:
+    """Raise a :class:`~olbench.tasks.GridError` listing :func:`unstreamable`'s lines, if
+    any: called before anything runs or is written."""
+    from olbench.tasks import GridError
+
+    problems = unstreamable(tasks)
+    if problems:
+        raise GridError("a comparator cannot be fitted over a file read chunk by chunk:\n  "
+                        + "\n  ".join(problems))
+
+
 # ----------------------------------------------------------------------------- the run
 @dataclass(frozen=True)
 class StreamSummary:
