@@ -4,10 +4,12 @@ A stream larger than memory (:mod:`olbench.streamed`) cannot be handed to the in
 solvers of :mod:`._solvers`. What can be fitted honestly from passes over its chunks is
 fitted here, in memory independent of n (d x d matrices and one chunk at a time):
 
-* **Smooth losses by Newton's method**: squared (any ridge >= 0), logistic and squared hinge
-  with ridge lam > 0. Each pass at u accumulates over the chunks the objective
+* **Smooth losses by Newton's method** with a backtracking line search (Boyd & Vandenberghe,
+  *Convex Optimization*, 2004, sec. 9.5): squared (any ridge >= 0), logistic and squared
+  hinge with ridge lam > 0. Each pass at u accumulates over the chunks the objective
   P(u) = sum_t loss(x_t.u, y_t) + lam/2 ||u||^2, its gradient and its Hessian
-  X^T diag(loss''(Xu)) X + lam I (the squared hinge's generalised one, Mangasarian 2002);
+  X^T diag(loss''(Xu)) X + lam I (the squared hinge's generalised one: Mangasarian, "A
+  finite Newton method for classification", Optim. Methods Softw. 17(5), 2002);
   the step is a backtracking (Armijo) line search whose trial points u + t p,
   t = 1, 1/2, ..., 2^-30, are all evaluated in one pass, which also accumulates the
   statistics at the full step, so that an accepted full step (every step of the squared
@@ -172,11 +174,18 @@ class _Sweeper:
 
     def _each_chunk(self):
         self.passes += 1
+        started = time.monotonic()
         for X, y in self.chunks():
             if time.monotonic() > self.deadline:
-                raise self.limits.timed_out("a chunked fit", f"pass {self.passes} over the "
-                                            "stream")
+                raise self.limits.timed_out("a chunked fit", self._spent())
             yield X, np.asarray(y, float)
+        self.pass_seconds = time.monotonic() - started
+
+    def _spent(self) -> str:
+        """How far the fit got, and what a pass costs: what the time limit must allow."""
+        done = f"pass {self.passes} over the stream"
+        seconds = getattr(self, "pass_seconds", None)
+        return done if seconds is None else f"{done}; a pass takes {seconds:.3g} s"
 
     def at(self, u: np.ndarray, curvature: bool = True) -> _Pass:
         """The statistics at u."""
