@@ -32,6 +32,7 @@ from olbench.prefit import comparator_fits, fit_before_runs
 from olbench.results import RunBatch, RunLocks, RunStore, versions
 from olbench.streamed import (  # noqa: F401  (load_stream, CACHE_FILES_UP_TO: the grid's)
     CACHE_FILES_UP_TO,
+    cache_only_shared,
     load_stream,
     out_of_core_bytes,
     refuse_unstreamable,
@@ -224,7 +225,7 @@ def run_grid(tasks: list[Task], folder: str | Path, *, n_jobs: int = -1,
     done = set() if force else store.finished()
     damaged = list(store.rejected)
     _report_rejected(store, "recomputed")
-    todo = [t for t in tasks if t.run_id not in done]
+    todo = cache_only_shared([t for t in tasks if t.run_id not in done])
     reused = len(tasks) - len(todo)
     if reused:  # say so: a grid that is all reused computes nothing and shows no progress
         print(f"olbench: {reused} of {len(tasks)} runs reused from {store.runs} "

@@ -298,3 +298,20 @@ def test_the_command_refuses_before_writing_anything_and_runs_without_comparator
     rows = pd.read_parquet(table)
     assert set(rows["status"]) == {"ok"} and rows["t"].max() == 2000
     assert set(rows["skip_reason"].dropna()) == {streamed.BOUNDS_NOT_READ}
+
+
+def test_a_file_only_one_run_reads_is_not_cached_whole(tmp_path):
+    """A file under the threshold is parsed into the cache whole when several runs read it
+    (parsed once per grid); a single run without comparators reads it chunk by chunk
+    instead: no other run would read that copy (the issue's command at 10^6 rows held a
+    201 MiB file at 786 MiB)."""
+    write(tmp_path / "data.svm")
+    spec = {"key": "libsvm", "params": {"path": str(tmp_path / "data.svm")}}
+    for learners, cached in ((["pa"], 0), (["pa", "perceptron"], 1)):
+        cache = tmp_path / f"cache{len(learners)}"
+        tasks = expand({"streams": [spec], "learners": learners, "comparators": []},
+                       seeds=[0], experiment="one", checkpoints=6, cache_dir=str(cache))
+        table = run_grid(tasks, tmp_path / f"out{len(learners)}", n_jobs=1,
+                         backend="sequential", progress=False)
+        assert set(table["status"]) == {"ok"}
+        assert len(list(cache.rglob("output.pkl"))) == cached
