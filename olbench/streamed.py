@@ -32,8 +32,8 @@ from olbench.checkpoints import RunningSums
 CACHE_FILES_UP_TO = 256 * 2**20
 
 #: the skip reason of every bound on a run over an out-of-core stream
-BOUNDS_NOT_READ = ("not checked: the stream is a file too large for memory, run chunk by "
-                   "chunk, and the run keeps no per-round margins for the theorem to read")
+BOUNDS_NOT_READ = ("the stream is a file too large for memory, run chunk by chunk: the run "
+                   "keeps no per-round margins for the theorem to read")
 
 
 # ----------------------------------------------------------------------------- which streams
