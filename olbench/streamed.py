@@ -201,12 +201,13 @@ class StreamSummary:
 
 
 def run_streamed(learner, stream, *, loss: str | None = None, checkpoints,
-                 chunk_size: int | None = None) -> StreamSummary:
+                 chunk_size: int | None = None, tie: str | None = None) -> StreamSummary:
     """Run ``learner`` over ``stream`` chunk by chunk (each chunk one call of
     :func:`olbench.run`, the learner's state carried from one to the next, so the rounds are
     those of one run over the whole stream) and keep only the sums at ``checkpoints``
     (:class:`~olbench.checkpoints.RunningSums`: bit for bit those of the whole run's
-    arrays); each chunk's per-round arrays are dropped once summed."""
+    arrays); each chunk's per-round arrays are dropped once summed. ``loss``, ``tie``: as
+    :func:`olbench.run`'s."""
     from olbench.evaluate import run
 
     ks = np.unique(np.asarray(checkpoints, dtype=np.int64))
@@ -220,7 +221,7 @@ def run_streamed(learner, stream, *, loss: str | None = None, checkpoints,
             continue
         inside = (ks > before) & (ks <= before + rows)
         try:
-            trace = run(learner, X, y, loss=loss, reset=trace is None,
+            trace = run(learner, X, y, loss=loss, tie=tie, reset=trace is None,
                         checkpoints=ks[inside] - before if inside.any() else None)
         except ValueError as error:   # its row numbers count from the chunk's first round
             raise ValueError(f"rounds {before + 1}-{before + rows} (one chunk; rows counted "

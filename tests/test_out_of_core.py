@@ -315,3 +315,28 @@ def test_a_file_only_one_run_reads_is_not_cached_whole(tmp_path):
                          backend="sequential", progress=False)
         assert set(table["status"]) == {"ok"}
         assert len(list(cache.rglob("output.pkl"))) == cached
+
+
+def test_parameter_selection_reads_an_out_of_core_file_chunk_by_chunk(tmp_path, out_of_core,
+                                                                        monkeypatch):
+    """LIBOL's selection stage (one online pass per candidate) on an out-of-core file runs
+    chunk by chunk: the same mistakes as on the rows held in memory, and the file is never
+    loaded whole."""
+    from olbench.selection import online_mistakes, select_grid
+    from olbench.tasks import child_seed
+
+    write(tmp_path / "data.svm")
+    spec = {"_target_": "olbench.learners.pa.PA", "C": 0.25}
+    stream = Svmlight(path=str(tmp_path / "data.svm"), order="permuted", seed=3)
+    held = online_mistakes(spec, *stream.materialize())
+    assert online_mistakes(spec, stream) == held > 0
+    domain = [0.25, 1.0, 4.0]
+    expected = [online_mistakes({**spec, "C": c}, *Svmlight(
+        path=str(tmp_path / "data.svm"), order="permuted",
+        seed=child_seed(7, "stream")).materialize()) for c in domain]
+    monkeypatch.setattr(Svmlight, "materialize", lambda self: pytest.fail("loaded whole"))
+    grid = {"streams": [{"key": "libsvm", "params": {"path": str(tmp_path / "data.svm"),
+                                                      "order": "permuted"}}],
+            "learners": [{"key": "pa", "name": "PA-I", "select": {"C": "C"}}]}
+    _, table, _ = select_grid(grid, {"seed": 7, "domains": {"C": domain}})
+    assert table["mistakes"].tolist() == expected
