@@ -170,6 +170,22 @@ def cache_only_shared(tasks: list) -> list:
             and readers[spec_key(t.stream)] == 1 else t for t in tasks]
 
 
+def first_rows(stream, rows: int):
+    """The first ``rows`` rows of ``stream`` as one (X, y), read chunk by chunk (all of them
+    when it has fewer): what a picture of the points needs of a stream of any length."""
+    import scipy.sparse as sp
+
+    Xs, ys, have = [], [], 0
+    for X, y in stream.chunks():
+        Xs.append(X[:rows - have])
+        ys.append(y[:rows - have])
+        have += len(ys[-1])
+        if have >= rows:
+            break
+    X = sp.vstack(Xs, format="csr") if sp.issparse(Xs[0]) else np.concatenate(Xs)
+    return X, np.concatenate(ys)
+
+
 # ----------------------------------------------------------------------------- the run
 @dataclass(frozen=True)
 class StreamSummary:

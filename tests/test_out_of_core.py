@@ -340,3 +340,23 @@ def test_parameter_selection_reads_an_out_of_core_file_chunk_by_chunk(tmp_path, 
             "learners": [{"key": "pa", "name": "PA-I", "select": {"C": "C"}}]}
     _, table, _ = select_grid(grid, {"seed": 7, "domains": {"C": domain}})
     assert table["mistakes"].tolist() == expected
+
+
+def test_the_boundary_figure_of_an_out_of_core_file_reads_its_first_points(tmp_path,
+                                                                           out_of_core,
+                                                                           monkeypatch):
+    """A two-feature file too large for memory: the decision-boundary figure draws its first
+    points, read chunk by chunk, and says so; the file is not loaded whole."""
+    from olbench.figures import boundaries
+
+    write(tmp_path / "data.svm", n=2000, d=2)
+    spec = {"key": "libsvm", "params": {"path": str(tmp_path / "data.svm")}}
+    tasks = expand({"streams": [spec], "learners": ["pa", "perceptron"], "comparators": []},
+                   seeds=[0], experiment="fig", checkpoints=6, cache_dir=None)
+    table = run_grid(tasks, tmp_path / "out", n_jobs=1, backend="sequential", progress=False)
+    monkeypatch.setattr(Svmlight, "materialize", lambda self: pytest.fail("loaded whole"))
+    monkeypatch.setattr(boundaries, "MAX_POINTS", 500)
+    (fig,) = boundaries.boundary_figures(table, tasks).values()
+    title = fig.axes[0].get_title()
+    assert "(first 500 of 2,000 points)" in title.replace("\n", " ")
+    assert sum(len(c.get_offsets()) for c in fig.axes[0].collections) == 500
