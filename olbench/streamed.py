@@ -51,6 +51,19 @@ def file_stamp(spec: dict) -> tuple | None:
     return str(path), stat.st_size, stat.st_mtime_ns
 
 
+#: stream class (``_target_``) -> whether it has a ``file_stamp`` of its own
+_STAMPED: dict[str, bool] = {}
+
+
+def _file_backed(spec: dict) -> bool:
+    """Can the stream of ``spec`` read a file (a ``path``, or a class with ``file_stamp``)?
+    Cheap, so that a grid of 20,000 synthetic runs skips every file check."""
+    target = spec["_target_"]
+    if target not in _STAMPED:
+        _STAMPED[target] = getattr(get_class(target), "file_stamp", None) is not None
+    return "path" in spec or _STAMPED[target]
+
+
 def file_bytes(stamp: tuple) -> int:
     """The size of the files in a :func:`file_stamp` ((path, size, mtime), one such tuple
     per file, or an OpenML name, held in memory anyway: 0)."""
@@ -111,19 +124,20 @@ def unstreamable(tasks) -> list[str]:
     (file, comparator) whose fit needs every row in memory (:meth:`streamed_problem`), with
     the file's size and the ways out. Comparators of another task than the learner's are
     not fitted, so not counted."""
-    from olbench.prefit import comparator_task, spec_key
+    from olbench.prefit import _learner_task, comparator_task, spec_key
 
     sizes: dict[str, int | None] = {}
     found: dict[tuple, str] = {}
+    learners: dict[str, str | None] = {}
     for task in tasks:
-        if not task.comparators:
+        if not task.comparators or not _file_backed(task.stream):
             continue
         key = spec_key(task.stream)
         if key not in sizes:
             sizes[key] = out_of_core_bytes(task.stream)
         if sizes[key] is None:
             continue
-        learner_task = getattr(get_class(task.learner["_target_"]), "task", None)
+        learner_task = _learner_task(task.learner, learners)
         for spec in task.comparators:
             if comparator_task(spec) not in (None, learner_task):
                 continue
@@ -162,12 +176,16 @@ def cache_only_shared(tasks: list) -> list:
 
     from olbench.prefit import spec_key
 
+    files = [t for t in tasks if not t.comparators and t.cache_dir and _file_backed(t.stream)]
+    if not files:
+        return tasks
     readers: dict[str, int] = {}
     for task in tasks:
-        key = spec_key(task.stream)
-        readers[key] = readers.get(key, 0) + 1
-    return [replace(t, cache_dir=None) if not t.comparators and t.cache_dir
-            and readers[spec_key(t.stream)] == 1 else t for t in tasks]
+        if _file_backed(task.stream):
+            key = spec_key(task.stream)
+            readers[key] = readers.get(key, 0) + 1
+    alone = {id(t) for t in files if readers[spec_key(t.stream)] == 1}
+    return [replace(t, cache_dir=None) if id(t) in alone else t for t in tasks]
 
 
 def first_rows(stream, rows: int):
