@@ -11,9 +11,10 @@ anything runs (:func:`unstreamable`), saying so with the file's size and the way
 ``run.comparators=false``. The theorems of :mod:`olbench.bounds` read every round's margin:
 on such runs each is a row saying it was not checked and why.
 
-Smaller file streams are parsed once per grid and cached whole on disk (a table of 16
-learners over 20 permutations of a dataset would otherwise parse it 16 times per
-permutation), and other streams are held in memory anyway (synthetic ones are built there).
+Smaller file streams are parsed once per grid and cached whole on disk when several runs
+read them (a table of 16 learners over 20 permutations of a dataset would otherwise parse
+it 16 times per permutation; :func:`cache_only_shared`), and other streams are held in
+memory anyway (synthetic ones are built there).
 """
 
 from __future__ import annotations
