@@ -17,6 +17,9 @@ features, labels in {-1,+1}), then, each in a fresh Python process so the figure
   without comparators, over the file as an *out-of-core* stream (``olbench.streamed``: the
   in-memory threshold set to 0, so that a file under 256 MiB runs as a larger one does),
   after a warm-up run on a small file (JIT compilation out of the measure);
+* ``fit``: the comparator ``best_fixed loss=squared_hinge ridge=1`` fitted chunk by chunk
+  over the file (``Comparator.fit_stream``: Newton's method, one pass per step, certified by
+  its duality gap; no solver time limit), after the scan and meta passes;
 * ``cli``: the command of issue 31, ``olbench learner=pa stream=libsvm stream.path=FILE
   stream.n_features=D run.comparators=false``, as a process of its own: its peak resident
   set size, imports included (files up to 256 MiB are held in memory there, by design).
@@ -133,6 +136,19 @@ def child(mode: str, path: str, cap_mib: int = 24) -> dict:
                        scan_and_one_pass_s=t1 - t0, pass_s=time.perf_counter() - t2)
         except MemoryError:
             out.update(memory_error=True)
+    elif mode == "fit":
+        from olbench.comparators import BestFixed
+        from olbench.comparators._duality import time_limit
+
+        stream = Svmlight(path=path)
+        meta = stream.meta                           # the scan and meta passes, measured
+        with time_limit(1e9):
+            fit = BestFixed(loss="squared_hinge", ridge=1.0).fit_stream(
+                stream, meta, checkpoints=[1, meta.n], cache=None)
+        if not fit.ok:
+            raise RuntimeError(fit.skip_reason)
+        out.update(rows=meta.n, d=meta.d, passes=fit.info["passes"],
+                   steps=fit.info["steps"], relative_gap=fit.gap / max(1.0, fit.objective))
     elif mode == "run":
         rows = _run_task(path)
         out.update(rows=int(rows["stream_n"].iloc[0]), d=int(rows["stream_d"].iloc[0]),
@@ -184,7 +200,7 @@ def write_vw(svm: Path, out: Path) -> None:
             dst.write(f"{label} | {features}\n")
 
 
-MODES = ("stream", "load", "capped", "vw", "run", "cli")
+MODES = ("stream", "load", "capped", "vw", "run", "fit", "cli")
 
 
 def main() -> None:
@@ -210,7 +226,7 @@ def main() -> None:
             print(f"wrote {path} ({path.stat().st_size / 2**20:.0f} MiB, {args.rows:,} rows) "
                   f"in {time.perf_counter() - t0:.0f} s")
         size = os.path.getsize(path)
-        for mode in ("stream", "load", "run"):
+        for mode in ("stream", "load", "run", "fit"):
             if mode in args.modes:
                 res[mode] = run_child(mode, path)
         if "capped" in args.modes:
@@ -225,7 +241,7 @@ def main() -> None:
 
 def report(res: dict, args, size: int) -> None:
     mib = 2 ** 20
-    stream, load, capped, vw, run, cli = (res[m] for m in MODES)
+    stream, load, capped, vw, run, fit, cli = (res[m] for m in MODES)
     print(f"rows {args.rows:,}, d {args.d}, {args.nnz} non-zeros a row, file "
           f"{size / mib:.0f} MiB")
     if load:
@@ -243,6 +259,11 @@ def report(res: dict, args, size: int) -> None:
         print("olbench run (PA, out of core):  peak RSS growth "
               f"{run['peak_rss_growth'] / mib:8.1f} MiB in {run['seconds']:.1f} s "
               f"(scan, meta, run passes; final mistake rate {run['final_mistake_rate']:.4f})")
+    if fit:
+        print("best_fixed squared hinge fit:   peak RSS growth "
+              f"{fit['peak_rss_growth'] / mib:8.1f} MiB in {fit['seconds']:.1f} s (scan, meta "
+              f"and {fit['passes']} passes: {fit['steps']} Newton steps, relative gap "
+              f"{fit['relative_gap']:.1e})")
     if cli:
         print(f"olbench command (issue 31):     peak RSS         {cli['max_rss'] / mib:8.1f} MiB"
               f" in {cli['seconds']:.1f} s (the whole process, imports included)")

@@ -137,19 +137,14 @@ def sums_curve(ks, loss: str, cum_loss, cum_mistakes=None, cum_updates=None,
     df = _frame(ks, loss, np.asarray(cum_loss, float))
     if cum_mistakes is not None:
         df[col.MISTAKES], df[col.MISTAKE_RATE] = cum_mistakes, cum_mistakes / ks
-
-    def at_start(values):
-        if start == 0:
-            return 0
-        where = np.flatnonzero(ks == start)
-        if not len(where):
-            raise ValueError(f"the test part starts after round {start}, not a checkpoint")
-        return values[where[0]]
-
     if test_start is not None:
         start = int(test_start)
-        _test_part(df, ks, start, (cum_loss, at_start(cum_loss)),
-                   None if cum_mistakes is None else (cum_mistakes, at_start(cum_mistakes)))
+        if start > 0 and start not in ks:
+            raise ValueError(f"the test part starts after round {start}, not a checkpoint")
+        i = int(np.searchsorted(ks, start))
+        _test_part(df, ks, start, (cum_loss, cum_loss[i] if start else 0.0),
+                   None if cum_mistakes is None else
+                   (cum_mistakes, cum_mistakes[i] if start else 0))
     if cum_updates is not None:
         df[col.UPDATES] = cum_updates
     return df

@@ -360,3 +360,21 @@ def test_the_boundary_figure_of_an_out_of_core_file_reads_its_first_points(tmp_p
     title = fig.axes[0].get_title()
     assert "(first 500 of 2,000 points)" in title.replace("\n", " ")
     assert sum(len(c.get_offsets()) for c in fig.axes[0].collections) == 500
+
+
+@pytest.mark.parametrize("test_start", [None, 40])
+def test_the_curve_from_sums_is_the_curve_from_every_round(test_start):
+    """sums_curve (sums taken at the checkpoints) gives curve's rows, test part included."""
+    import pandas as pd
+
+    from olbench.metrics import curve, sums_curve
+
+    rng = np.random.default_rng(0)
+    m, y = rng.normal(size=100), np.sign(rng.normal(size=100))
+    updated = rng.random(100) < 0.3
+    ks = np.array([5, 40, 60, 100])
+    held = curve(m, y, updated, checkpoints=ks, test_start=test_start)
+    summed = sums_curve(ks, "hinge", np.cumsum(get_loss("hinge")(m, y))[ks - 1],
+                        np.cumsum(mistakes(m, y))[ks - 1], np.cumsum(updated)[ks - 1],
+                        test_start=test_start)
+    pd.testing.assert_frame_equal(summed, held, check_dtype=False)
