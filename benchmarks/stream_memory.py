@@ -11,7 +11,18 @@ features, labels in {-1,+1}), then, each in a fresh Python process so the figure
   times larger than the cap passes in constant memory or fails with MemoryError;
 * ``load``: ``sklearn.datasets.load_svmlight_file(path)`` (the whole file in memory);
 * ``vw``: Vowpal Wabbit's text parser (``vowpalwabbit``, if installed) over the same file
-  converted to VW's format beforehand (``-t``: predict only, so the pass is mostly parsing).
+  converted to VW's format beforehand (``-t``: predict only, so the pass is mostly parsing);
+* ``run``: one whole olbench run as a grid worker makes it (``olbench.grid.run_task``: the
+  stream's scan and meta passes, the PA learner's pass, the metrics table at 25 checkpoints),
+  without comparators, over the file as an *out-of-core* stream (``olbench.streamed``: the
+  in-memory threshold set to 0, so that a file under 256 MiB runs as a larger one does),
+  after a warm-up run on a small file (JIT compilation out of the measure);
+* ``fit``: the comparator ``best_fixed loss=squared_hinge ridge=1`` fitted chunk by chunk
+  over the file (``Comparator.fit_stream``: Newton's method, one pass per step, certified by
+  its duality gap; no solver time limit), after the scan and meta passes;
+* ``cli``: the command of issue 31, ``olbench learner=pa stream=libsvm stream.path=FILE
+  stream.n_features=D run.comparators=false``, as a process of its own: its peak resident
+  set size, imports included (files up to 256 MiB are held in memory there, by design).
 
 For each: the growth of the peak resident set size (Linux ``VmHWM``, reset after the imports)
 over the process's resident size after imports, the wall time, and rows/s and MB/s of one
@@ -20,6 +31,7 @@ y). Usage::
 
     python benchmarks/stream_memory.py               # 1,000,000 rows in a temporary folder
     python benchmarks/stream_memory.py --rows 200000 --keep /tmp/big.svm
+    python benchmarks/stream_memory.py --rows 5000000 --d 20 --nnz 20 --modes stream run cli
 """
 
 from __future__ import annotations
@@ -76,12 +88,33 @@ def _one_pass(stream) -> int:
     return rows
 
 
+def _run_task(path: str):
+    from olbench.grid import run_task
+    from olbench.tasks import expand
+
+    stream = {"key": "libsvm", "params": {"path": path}}
+    (task,) = expand({"streams": [stream], "learners": ["pa"], "comparators": []}, seeds=[0],
+                     experiment="memory", checkpoints=25, cache_dir=None)
+    rows = run_task(task)
+    if not rows["status"].eq("ok").all():
+        raise RuntimeError(rows["traceback"].iloc[0])
+    return rows
+
+
 def child(mode: str, path: str, cap_mib: int = 24) -> dict:
     sys.path.insert(0, str(ROOT))
     from sklearn.datasets import load_svmlight_file
 
     from olbench.streams import Svmlight
 
+    if mode == "run":
+        from olbench import streamed
+
+        warm = Path(path).with_suffix(".warm.svm")
+        write_file(warm, 1000, d=20, nnz=20)
+        _run_task(str(warm))
+        warm.unlink()
+        streamed.CACHE_FILES_UP_TO = 0       # the file is out of core, whatever its size
     if mode == "capped":
         import resource
 
@@ -103,6 +136,23 @@ def child(mode: str, path: str, cap_mib: int = 24) -> dict:
                        scan_and_one_pass_s=t1 - t0, pass_s=time.perf_counter() - t2)
         except MemoryError:
             out.update(memory_error=True)
+    elif mode == "fit":
+        from olbench.comparators import BestFixed
+        from olbench.comparators._duality import time_limit
+
+        stream = Svmlight(path=path)
+        meta = stream.meta                           # the scan and meta passes, measured
+        with time_limit(1e9):
+            fit = BestFixed(loss="squared_hinge", ridge=1.0).fit_stream(
+                stream, meta, checkpoints=[1, meta.n], cache=None)
+        if not fit.ok:
+            raise RuntimeError(fit.skip_reason)
+        out.update(rows=meta.n, d=meta.d, passes=fit.info["passes"],
+                   steps=fit.info["steps"], relative_gap=fit.gap / max(1.0, fit.objective))
+    elif mode == "run":
+        rows = _run_task(path)
+        out.update(rows=int(rows["stream_n"].iloc[0]), d=int(rows["stream_d"].iloc[0]),
+                   final_mistake_rate=float(rows["mistake_rate"].iloc[-1]))
     elif mode == "vw":
         from vowpalwabbit import pyvw
 
@@ -124,6 +174,24 @@ def run_child(mode: str, path: Path, cap_mib: int = 24) -> dict:
     return json.loads(res.stdout.strip().splitlines()[-1])
 
 
+def run_cli(path: Path, d: int) -> dict:
+    """The issue's command in a process of its own: its peak RSS (imports included)."""
+    with tempfile.TemporaryDirectory() as out, open(Path(out) / "stderr", "w+") as err:
+        t0 = time.perf_counter()
+        proc = subprocess.Popen(["olbench", "learner=pa", "stream=libsvm",
+                                 f"stream.path={path}", f"stream.n_features={d}",
+                                 "run.comparators=false", "run.n_jobs=1", "run.progress=false",
+                                 "run.figures=false", f"run.output_dir={out}"],
+                                stdout=subprocess.DEVNULL, stderr=err,
+                                env={**os.environ, "PYTHONPATH": str(ROOT)})
+        _, status, usage = os.wait4(proc.pid, 0)     # this process's own peak, not a sum
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        if proc.returncode:
+            err.seek(0)
+            raise RuntimeError(err.read()[-2000:])
+        return {"seconds": time.perf_counter() - t0, "max_rss": usage.ru_maxrss * 1024}
+
+
 def write_vw(svm: Path, out: Path) -> None:
     """The svmlight file in VW's text format ('<label> | <index>:<value> ...')."""
     with open(svm) as src, open(out, "w") as dst:
@@ -132,57 +200,86 @@ def write_vw(svm: Path, out: Path) -> None:
             dst.write(f"{label} | {features}\n")
 
 
+MODES = ("stream", "load", "capped", "vw", "run", "fit", "cli")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rows", type=int, default=1_000_000)
+    ap.add_argument("--d", type=int, default=100, help="features of the generated file")
+    ap.add_argument("--nnz", type=int, default=20, help="non-zeros per generated row")
     ap.add_argument("--keep", type=Path, default=None, help="write (or reuse) the file here")
     ap.add_argument("--cap", type=int, default=24, help="memory cap (MiB) of the capped pass")
+    ap.add_argument("--modes", nargs="+", choices=MODES, default=list(MODES))
     ap.add_argument("--child", nargs=3, metavar=("MODE", "PATH", "CAP"), help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.child:
         mode, path, cap = args.child
         print(json.dumps(child(mode, path, int(cap))))
         return
+    res: dict[str, dict | None] = dict.fromkeys(MODES)
     with tempfile.TemporaryDirectory() as tmp:
         path = args.keep or Path(tmp) / "big.svm"
         if not path.exists():
             t0 = time.perf_counter()
-            write_file(path, args.rows)
+            write_file(path, args.rows, d=args.d, nnz=args.nnz)
             print(f"wrote {path} ({path.stat().st_size / 2**20:.0f} MiB, {args.rows:,} rows) "
                   f"in {time.perf_counter() - t0:.0f} s")
-        stream, load = run_child("stream", path), run_child("load", path)
-        capped = run_child("capped", path, args.cap)
         size = os.path.getsize(path)
-        vw = None
-        if importlib.util.find_spec("vowpalwabbit") is not None:
+        for mode in ("stream", "load", "run", "fit"):
+            if mode in args.modes:
+                res[mode] = run_child(mode, path)
+        if "capped" in args.modes:
+            res["capped"] = run_child("capped", path, args.cap)
+        if "cli" in args.modes:
+            res["cli"] = run_cli(path, args.d)
+        if "vw" in args.modes and importlib.util.find_spec("vowpalwabbit") is not None:
             write_vw(path, Path(tmp) / "big.vw")
-            vw = run_child("vw", Path(tmp) / "big.vw")
+            res["vw"] = run_child("vw", Path(tmp) / "big.vw")
+    report(res, args, size)
+
+
+def report(res: dict, args, size: int) -> None:
     mib = 2 ** 20
-    print(f"rows {stream['rows']:,}, d {stream['d']}, file {os.path.getsize(path) / mib:.0f} MiB"
-          if args.keep else f"rows {stream['rows']:,}, d {stream['d']}")
-    print(f"in-memory CSR size (data+indices+indptr+y): {load['csr_bytes'] / mib:8.1f} MiB")
-    print("load_svmlight_file, whole file: peak RSS growth "
-          f"{load['peak_rss_growth'] / mib:8.1f} MiB"
-          f" in {load['seconds']:.1f} s")
-    print("olbench Svmlight, streamed:     peak RSS growth "
-          f"{stream['peak_rss_growth'] / mib:8.1f} MiB"
-          f" in {stream['seconds']:.1f} s (scan + 1 pass: {stream['scan_and_one_pass_s']:.1f} s,"
-          f" then meta pass)")
-    ratio = load["csr_bytes"] / stream["peak_rss_growth"]
-    print(f"ratio in-memory size / streaming peak: {ratio:.1f}x")
-    print(f"under a {args.cap} MiB address-space cap ({size / mib / args.cap:.1f}x smaller than "
-          f"the file): " + ("MemoryError" if capped.get("memory_error") else
-                            f"streamed all {capped['rows']:,} rows, peak RSS growth "
-                            f"{capped['peak_rss_growth'] / mib:.1f} MiB"))
-    rows = stream["rows"]
-    print("one pass (rows/s, MB/s of text):")
-    for name, res in (("olbench Svmlight chunks", stream), ("sklearn load_svmlight_file", load),
-                      ("Vowpal Wabbit text parser (-t)", vw)):
-        if res is None:
-            print(f"  {name:32s} not installed (pip install -e '.[bench]')")
-            continue
-        print(f"  {name:32s} {rows / res['pass_s']:12,.0f} rows/s {size / 1e6 / res['pass_s']:8.1f}"
-              f" MB/s")
+    stream, load, capped, vw, run, fit, cli = (res[m] for m in MODES)
+    print(f"rows {args.rows:,}, d {args.d}, {args.nnz} non-zeros a row, file "
+          f"{size / mib:.0f} MiB")
+    if load:
+        print(f"in-memory CSR size (data+indices+indptr+y): {load['csr_bytes'] / mib:8.1f} MiB")
+        print("load_svmlight_file, whole file: peak RSS growth "
+              f"{load['peak_rss_growth'] / mib:8.1f} MiB in {load['seconds']:.1f} s")
+    if stream:
+        print("olbench Svmlight, streamed:     peak RSS growth "
+              f"{stream['peak_rss_growth'] / mib:8.1f} MiB in {stream['seconds']:.1f} s (scan "
+              f"+ 1 pass: {stream['scan_and_one_pass_s']:.1f} s, then meta pass)")
+    if stream and load:
+        ratio = load["csr_bytes"] / stream["peak_rss_growth"]
+        print(f"ratio in-memory size / streaming peak: {ratio:.1f}x")
+    if run:
+        print("olbench run (PA, out of core):  peak RSS growth "
+              f"{run['peak_rss_growth'] / mib:8.1f} MiB in {run['seconds']:.1f} s "
+              f"(scan, meta, run passes; final mistake rate {run['final_mistake_rate']:.4f})")
+    if fit:
+        print("best_fixed squared hinge fit:   peak RSS growth "
+              f"{fit['peak_rss_growth'] / mib:8.1f} MiB in {fit['seconds']:.1f} s (scan, meta "
+              f"and {fit['passes']} passes: {fit['steps']} Newton steps, relative gap "
+              f"{fit['relative_gap']:.1e})")
+    if cli:
+        print(f"olbench command (issue 31):     peak RSS         {cli['max_rss'] / mib:8.1f} MiB"
+              f" in {cli['seconds']:.1f} s (the whole process, imports included)")
+    if capped:
+        print(f"under a {args.cap} MiB address-space cap ({size / mib / args.cap:.1f}x smaller "
+              f"than the file): " + ("MemoryError" if capped.get("memory_error") else
+                                    f"streamed all {capped['rows']:,} rows, peak RSS growth "
+                                    f"{capped['peak_rss_growth'] / mib:.1f} MiB"))
+    passes = [(name, r) for name, r in (("olbench Svmlight chunks", stream),
+                                        ("sklearn load_svmlight_file", load),
+                                        ("Vowpal Wabbit text parser (-t)", vw)) if r]
+    if passes:
+        print("one pass (rows/s, MB/s of text):")
+    for name, r in passes:
+        print(f"  {name:32s} {args.rows / r['pass_s']:12,.0f} rows/s "
+              f"{size / 1e6 / r['pass_s']:8.1f} MB/s")
 
 
 if __name__ == "__main__":

@@ -123,3 +123,47 @@ def train_test_boundary(meta) -> int | None:
     """The number of training rounds before the test part (None: no test part)."""
     start = (getattr(meta, "extra", None) or {}).get("test_start")
     return None if start is None or not 0 < int(start) < meta.n else int(start)
+
+
+class RunningSums:
+    """Cumulative sums of per-round values at the checkpoints, fed chunk by chunk: what the
+    metrics need of a stream too long to keep every round (an out-of-core file). Each sum is
+    carried across chunks as the first term of the next chunk's ``np.cumsum``, so it is the
+    same number, bit for bit, as ``np.cumsum`` over all rounds at once.
+
+    >>> sums = RunningSums([2, 3, 5])
+    >>> sums.add(loss=np.array([0.5, 1.0]), mistakes=np.array([True, False]))
+    >>> sums.add(loss=np.array([0.25, 0.0, 2.0]), mistakes=np.array([True, True, False]))
+    >>> sums.at["loss"].tolist(), sums.at["mistakes"].tolist(), sums.rounds
+    ([1.5, 1.75, 3.75], [1, 2, 3], 5)
+    """
+
+    def __init__(self, checkpoints: Any):
+        self.checkpoints = np.unique(np.asarray(checkpoints, dtype=np.int64))
+        self.at: dict[str, np.ndarray] = {}      # name -> its sums at the checkpoints
+        self._total: dict[str, Any] = {}
+        self.rounds = 0
+
+    def add(self, **values: np.ndarray) -> None:
+        """The per-round values of the next rounds (one array per name, all of one length;
+        booleans are counted in integers)."""
+        rows = len(next(iter(values.values())))
+        before, after = self.rounds, self.rounds + rows
+        first, last = np.searchsorted(self.checkpoints, [before, after], side="right")
+        local = self.checkpoints[first:last] - before   # rounds within this chunk, 1-based
+        for name, value in values.items():
+            value = np.asarray(value)
+            if len(value) != rows:
+                raise ValueError(f"{name}: {len(value)} values for {rows} rounds")
+            kind = np.int64 if value.dtype == bool or value.dtype.kind in "iu" else np.float64
+            if name not in self.at:
+                self.at[name] = np.zeros(len(self.checkpoints), dtype=kind)
+                self._total[name] = kind(0)
+            running = np.cumsum(np.concatenate([[self._total[name]], value.astype(kind)]))
+            self.at[name][first:last] = running[local]
+            self._total[name] = running[-1]
+        self.rounds += rows
+
+    def total(self, name: str):
+        """The sum over every round added so far."""
+        return self._total[name]

@@ -26,6 +26,7 @@ from olbench.index import record
 from olbench.interrupt import Terminated, terminate_as_interrupt
 from olbench.learning_task import cell_comparator
 from olbench.results import RunStore
+from olbench.streamed import refuse_unstreamable
 from olbench.tasks import CONF_DIR, GridError, Task, expand, single_cell, task_problems
 from olbench.validate import (
     config_problems,
@@ -203,7 +204,13 @@ def problems_of(cfg: DictConfig, overrides: Sequence[str] = ()
     except (TypeError, ValueError):   # made by a bad option, named above
         if not problems:
             raise
-    return problems + task_problems(tasks), name, tasks, published
+    problems += task_problems(tasks)
+    if tasks and not problems:   # a comparator an out-of-core file cannot have
+        try:
+            refuse_unstreamable(tasks)
+        except GridError as error:
+            problems.append(str(error))
+    return problems, name, tasks, published
 
 
 def selection_stage_needed(cfg: DictConfig, overrides: Sequence[str] = ()) -> bool:

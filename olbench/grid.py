@@ -24,13 +24,21 @@ from pathlib import Path
 from typing import Any
 
 import pandas as pd
-from hydra.utils import get_class, instantiate
+from hydra.utils import instantiate
 
 from olbench import schema as col
 from olbench.interrupt import exit_with_parent
 from olbench.prefit import comparator_fits, fit_before_runs
 from olbench.resources import capped_jobs
 from olbench.results import RunBatch, RunLocks, RunStore, versions
+from olbench.streamed import (  # noqa: F401  (load_stream, CACHE_FILES_UP_TO: the grid's)
+    CACHE_FILES_UP_TO,
+    cache_only_shared,
+    load_stream,
+    out_of_core_bytes,
+    refuse_unstreamable,
+    run_streamed,
+)
 from olbench.tasks import Task, registry_key
 
 #: runs on streams of at most this many features keep their final weights (``final_w``):
@@ -47,61 +55,6 @@ def _flat_params(prefix: str, spec: dict) -> dict[str, Any]:
         scalar = value is None or isinstance(value, (bool, int, float, str))
         out[f"{prefix}_{name}"] = value if scalar else json.dumps(value)
     return out
-
-
-def _file_stamp(spec: dict) -> tuple | None:
-    """(resolved path, size, mtime) of a file-backed stream: part of its cache key."""
-    own = getattr(get_class(spec["_target_"]), "file_stamp", None)  # e.g. stream=dataset
-    if own is not None:
-        return own(spec)
-    if "path" not in spec:
-        return None
-    from olbench.streams.files import resolve_path
-
-    path = resolve_path(spec["path"])
-    stat = path.stat()
-    return str(path), stat.st_size, stat.st_mtime_ns
-
-
-def _materialize(spec: dict, stamp: tuple | None):
-    stream = instantiate(spec, _convert_="all")
-    X, y = stream.materialize()
-    return X, y, stream.meta
-
-
-#: file streams of at most this many bytes of files are parsed once per grid and cached
-#: whole even when no comparator needs all the data (a table of 16 learners over 20
-#: permutations of a dataset would otherwise parse it 16 times per permutation); larger ones
-#: run chunk by chunk in constant memory
-CACHE_FILES_UP_TO = 256 * 2**20
-
-
-def _file_bytes(stamp: tuple) -> int:
-    """The size of the files in a :func:`_file_stamp` ((path, size, mtime), one such tuple
-    per file, or an OpenML name, held in memory anyway: 0)."""
-    if len(stamp) == 3 and isinstance(stamp[1], int):
-        return stamp[1]
-    return sum(part[1] for part in stamp if isinstance(part, tuple))
-
-
-def load_stream(spec: dict, cache_dir: str | None, whole: bool):
-    """The stream of a task: ``(stream, None)`` to run chunk by chunk in constant memory, or
-    ``(stream, (X, y, meta))`` when ``whole`` (comparators need all the data anyway) or the
-    stream is a file of at most :data:`CACHE_FILES_UP_TO` bytes. Parsed file streams are
-    cached on disk (joblib.Memory, keyed by the spec and the file's size and mtime), so a
-    grid parses each file once per stream spec, not once per learner."""
-    stream = instantiate(spec, _convert_="all")
-    stamp = _file_stamp(spec)
-    small = cache_dir and stamp is not None and _file_bytes(stamp) <= CACHE_FILES_UP_TO
-    if not (whole or small):
-        return stream, None
-    if cache_dir and stamp is not None:
-        from joblib import Memory
-
-        cached = Memory(str(cache_dir), verbose=0).cache(_materialize)
-        return stream, cached(spec, stamp)
-    X, y = stream.materialize()
-    return stream, (X, y, stream.meta)
 
 
 def run_task(task: Task) -> pd.DataFrame:
@@ -124,19 +77,27 @@ def _measured(task: Task, ident: dict[str, Any]) -> pd.DataFrame:
     with what the run learns about its stream and learner."""
     import olbench
     from olbench.checkpoints import run_checkpoints
-    from olbench.metrics import metrics_table
+    from olbench.metrics import metrics_table, summary_table
 
     stream, whole = load_stream(task.stream, task.cache_dir, bool(task.comparators))
     learner = instantiate(task.learner, _convert_="all")
     ident.update({col.STREAM: stream.name, col.LEARNER: learner.name})
     meta = stream.meta if whole is None else whole[2]
     ks = run_checkpoints(meta, task.checkpoints, task.spacing)
-    data = (stream,) if whole is None else whole[:2]
-    trace = olbench.run(learner, *data, loss=task.loss, checkpoints=ks,
-                        memory_limit=task.memory_limit)
-    fits = comparator_fits(task, learner.task, *whole, ks) if task.comparators else {}
-    rows = metrics_table(trace, learner=learner, meta=meta, fits=fits, checkpoints=ks,
-                         bounds=task.bounds)
+    if out_of_core_bytes(task.stream) is not None:   # sums at the checkpoints, no record
+        trace = run_streamed(learner, stream, loss=task.loss, checkpoints=ks,
+                             memory_limit=task.memory_limit)
+        fits = comparator_fits(task, learner.task, stream, meta, ks) if task.comparators \
+            else {}
+        rows = summary_table(trace, learner=learner, meta=meta, fits=fits, bounds=task.bounds)
+    else:
+        data = (stream,) if whole is None else whole[:2]
+        trace = olbench.run(learner, *data, loss=task.loss, checkpoints=ks,
+                            memory_limit=task.memory_limit)
+        fits = comparator_fits(task, learner.task, whole[:2], meta, ks) if task.comparators \
+            else {}
+        rows = metrics_table(trace, learner=learner, meta=meta, fits=fits, checkpoints=ks,
+                             bounds=task.bounds)
     rows[col.TIME_S] = trace.time_at(rows[col.T].to_numpy())
     rows[col.STATUS] = col.OK
     ident.update({col.STREAM_N: meta.n, col.STREAM_D: meta.d, col.STREAM_RADIUS: meta.radius,
@@ -284,12 +245,13 @@ def run_grid(tasks: list[Task], folder: str | Path, *, n_jobs: int = -1,
     while it is computed (:class:`olbench.results.RunLocks`): a second ``olbench`` on the
     same folder takes the runs nobody holds, then waits for the others (and says so).
     """
+    refuse_unstreamable(tasks)   # before anything runs or is written
     store = RunStore(Path(folder))
     store.clean_stale_tmp()
     done = set() if force else store.finished()
     damaged = list(store.rejected)
     _report_rejected(store, "recomputed")
-    todo = [t for t in tasks if t.run_id not in done]
+    todo = cache_only_shared([t for t in tasks if t.run_id not in done])
     reused = len(tasks) - len(todo)
     if reused:  # say so: a grid that is all reused computes nothing and shows no progress
         print(f"olbench: {reused} of {len(tasks)} runs reused from {store.runs} "

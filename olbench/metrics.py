@@ -89,7 +89,7 @@ def curve(margins, y=None, updated=None, *, loss: str = "hinge", epsilon: float 
     L = get_loss(loss, epsilon=epsilon)
     cum_all = np.cumsum(L(margins, y))
     cum = cum_all[ks - 1]
-    df = pd.DataFrame({col.T: ks, col.LOSS: loss, col.CUM_LOSS: cum, col.AVG_LOSS: cum / ks})
+    df = _frame(ks, loss, cum)
     if L.task == "classification":
         wrong = mistakes(margins, y, tie)
         mis = np.cumsum(wrong)[ks - 1]
@@ -105,8 +105,11 @@ def curve(margins, y=None, updated=None, *, loss: str = "hinge", epsilon: float 
             df[col.INLIER_MISTAKE_RATE] = np.divide(im, seen, out=np.full(len(ks), np.nan),
                                                     where=seen > 0)
     if test_start is not None:
-        _test_part(df, ks, int(test_start), cum_all,
-                   np.cumsum(mistakes(margins, y, tie)) if L.task == "classification" else None)
+        start = int(test_start)
+        cum_mis = np.cumsum(mistakes(margins, y, tie)) if L.task == "classification" else None
+        _test_part(df, ks, start, (cum, cum_all[start - 1] if start > 0 else 0.0),
+                   None if cum_mis is None else
+                   (cum_mis[ks - 1], cum_mis[start - 1] if start > 0 else 0))
     if updated is not None:
         df[col.UPDATES] = np.cumsum(updated)[ks - 1]
     if comparator is not None:
@@ -116,15 +119,45 @@ def curve(margins, y=None, updated=None, *, loss: str = "hinge", epsilon: float 
     return df
 
 
+def _frame(ks: np.ndarray, loss: str, cum: np.ndarray) -> pd.DataFrame:
+    return pd.DataFrame({col.T: ks, col.LOSS: loss, col.CUM_LOSS: cum, col.AVG_LOSS: cum / ks})
+
+
+def sums_curve(ks, loss: str, cum_loss, cum_mistakes=None, cum_updates=None,
+               test_start: int | None = None) -> pd.DataFrame:
+    """The rows of :func:`curve` from cumulative sums already taken at the checkpoints ``ks``
+    (a run over an out-of-core stream keeps no per-round record:
+    :class:`olbench.streamed.StreamSummary`); ``test_start`` must be one of ``ks``.
+
+    >>> sums_curve(np.array([2, 4]), "hinge", np.array([1.5, 3.5]), np.array([1, 2]),
+    ...            np.array([2, 3]))[["t", "avg_loss", "mistake_rate", "updates"]].values.tolist()
+    [[2.0, 0.75, 0.5, 2.0], [4.0, 0.875, 0.5, 3.0]]
+    """
+    ks = np.asarray(ks, dtype=np.int64)
+    df = _frame(ks, loss, np.asarray(cum_loss, float))
+    if cum_mistakes is not None:
+        df[col.MISTAKES], df[col.MISTAKE_RATE] = cum_mistakes, cum_mistakes / ks
+    if test_start is not None:
+        start = int(test_start)
+        if start > 0 and start not in ks:
+            raise ValueError(f"the test part starts after round {start}, not a checkpoint")
+        i = int(np.searchsorted(ks, start))
+        _test_part(df, ks, start, (cum_loss, cum_loss[i] if start else 0.0),
+                   None if cum_mistakes is None else
+                   (cum_mistakes, cum_mistakes[i] if start else 0))
+    if cum_updates is not None:
+        df[col.UPDATES] = cum_updates
+    return df
+
+
 def _test_part(df: pd.DataFrame, ks, start: int, cum_loss, cum_mistakes) -> None:
-    """The test part's columns: differences of cumulative counts past the boundary."""
+    """The test part's columns: differences of cumulative counts past the boundary.
+    ``cum_loss``, ``cum_mistakes``: (values at ``ks``, value at round ``start``)."""
     after = ks > start
     rounds = np.where(after, ks - start, 1)
-    before = cum_loss[start - 1] if start > 0 else 0.0
-    df[col.TEST_AVG_LOSS] = np.where(after, (cum_loss[ks - 1] - before) / rounds, np.nan)
+    df[col.TEST_AVG_LOSS] = np.where(after, (cum_loss[0] - cum_loss[1]) / rounds, np.nan)
     if cum_mistakes is not None:
-        m0 = cum_mistakes[start - 1] if start > 0 else 0
-        tm = np.where(after, cum_mistakes[ks - 1] - m0, np.nan)
+        tm = np.where(after, cum_mistakes[0] - cum_mistakes[1], np.nan)
         df[col.TEST_MISTAKES], df[col.TEST_MISTAKE_RATE] = tm, tm / rounds
 
 
@@ -147,10 +180,11 @@ def comparator_columns(comparator, checkpoints, y, *, loss: str, epsilon: float 
     out = {col.COMPARATOR_LOSS: comp}
     if cum_loss is not None:
         out[col.REGRET] = np.asarray(cum_loss) - comp
-    u_margins = getattr(comparator, "margins", None)
-    fixed_u = getattr(comparator, "prefix_loss", None) is None and u_margins is not None
-    if fixed_u and get_loss(loss).task == "classification":
-        out[col.COMPARATOR_MISTAKES] = np.cumsum(mistakes(u_margins, y, tie))[ks - 1]
+    mistakes_at = getattr(comparator, "mistakes_at", None)   # a fit with a fixed u
+    if mistakes_at is not None and get_loss(loss).task == "classification":
+        wrong = mistakes_at(ks, tie, y)
+        if wrong is not None:
+            out[col.COMPARATOR_MISTAKES] = wrong
     return out
 
 
@@ -173,9 +207,14 @@ def regret_problem(fit, loss: str, checkpoints) -> str | None:
     if not fit.ok:
         return fit.skip_reason
     if fit.loss == loss:
-        if fit.prefix_loss is not None and not np.isin(checkpoints, fit.checkpoints).all():
-            return "the prefix fit lacks some of the run's checkpoints"
+        by_checkpoint = "prefix" if fit.prefix_loss is not None else \
+            "streamed" if fit.streamed else None
+        if by_checkpoint and not np.isin(checkpoints, fit.checkpoints).all():
+            return f"the {by_checkpoint} fit lacks some of the run's checkpoints"
         return None
+    if fit.streamed:
+        return (f"fitted chunk by chunk over an out-of-core stream, it knows its {fit.loss} "
+                f"loss only, not the {loss} loss the runs measure")
     fit_task, run_task = get_loss(fit.loss).task, get_loss(loss).task
     if fit_task != run_task:
         return (f"a {fit_task} loss ({fit.loss}) cannot measure a {run_task} run ({loss} loss):"
@@ -217,8 +256,25 @@ def metrics_table(trace, *, learner=None, meta=None, fits: dict | None = None,
                  clean_y=getattr(meta, "clean_y", None), outliers=outliers,
                  test_start=None if meta is None else train_test_boundary(meta))
     chosen = [fits[comparator]] if comparator is not None else list(fits.values())
+    df = _against(base, chosen, ks, y, loss=loss, epsilon=epsilon, tie=tie)
+    if learner is None or not bounds:
+        return df
+    R = getattr(meta, "radius", None) if R is None else R
+    # a margin says whether the labels are separable only with respect to one fixed vector
+    # (a drifting stream's is w.r.t. the moving u_t, and it has no meta.u)
+    margin = getattr(meta, "margin", None) if getattr(meta, "u", None) is not None else None
+    bt = bound_table(learner, trace, checkpoints=ks, R=R, fits=fits, margin=margin)
+    if bt.empty:
+        return df
+    return df.merge(bt, on=col.T, how="left")
+
+
+def _against(base: pd.DataFrame, fits: list, ks, y, *, loss: str, epsilon: float, tie: str
+             ) -> pd.DataFrame:
+    """``base`` (the curve) once per comparator fit, with the regret columns against it or
+    its ``comparator_skip_reason`` when it cannot be used (:func:`regret_problem`)."""
     blocks = []
-    for fit in chosen:
+    for fit in fits:
         block = base.assign(**{col.COMPARATOR: fit.comparator})
         problem = regret_problem(fit, loss, ks)
         if problem is None:
@@ -232,15 +288,26 @@ def metrics_table(trace, *, learner=None, meta=None, fits: dict | None = None,
             block = block.assign(**{col.COMPARATOR_LOSS: np.nan, col.REGRET: np.nan,
                                     col.COMPARATOR_SKIP: problem})
         blocks.append(block)
-    df = pd.concat(blocks, ignore_index=True) if blocks else base.assign(
+    return pd.concat(blocks, ignore_index=True) if blocks else base.assign(
         **{col.COMPARATOR: None})
+
+
+def summary_table(summary, *, learner=None, meta=None, fits: dict | None = None,
+                  bounds: bool = True) -> pd.DataFrame:
+    """:func:`metrics_table` of a run over an out-of-core stream, from its
+    :class:`olbench.streamed.StreamSummary` (cumulative sums at the checkpoints, no
+    per-round record): the same columns, the comparators' from their streamed fits. The
+    theorems read every round's margin, so each one the learner declares is a row saying it
+    was not checked, and why."""
+    from olbench.bounds import skipped_table
+
+    ks = summary.checkpoints
+    base = sums_curve(ks, summary.loss_name, summary.cum_loss, summary.cum_mistakes,
+                      summary.cum_updates,
+                      test_start=None if meta is None else train_test_boundary(meta))
+    df = _against(base, list((fits or {}).values()), ks, None, loss=summary.loss_name,
+                  epsilon=0.1, tie=summary.tie)
     if learner is None or not bounds:
         return df
-    R = getattr(meta, "radius", None) if R is None else R
-    # a margin says whether the labels are separable only with respect to one fixed vector
-    # (a drifting stream's is w.r.t. the moving u_t, and it has no meta.u)
-    margin = getattr(meta, "margin", None) if getattr(meta, "u", None) is not None else None
-    bt = bound_table(learner, trace, checkpoints=ks, R=R, fits=fits, margin=margin)
-    if bt.empty:
-        return df
-    return df.merge(bt, on=col.T, how="left")
+    bt = skipped_table(learner, checkpoints=ks, reason=summary.bounds_skipped)
+    return df if bt.empty else df.merge(bt, on=col.T, how="left")

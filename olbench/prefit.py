@@ -135,19 +135,20 @@ def run_fit_job(job: FitJob) -> tuple[str, list[tuple[str, str]]]:
     key, skip reason)`` for each that gave no fit. Any error is left to the runs."""
     from olbench.checkpoints import run_checkpoints
     from olbench.comparators._duality import time_limit
-    from olbench.grid import load_stream
+    from olbench.streamed import load_stream
 
     skips = []
     with time_limit(job.solver_time_limit):
         try:
-            _, (X, y, meta) = load_stream(job.stream, job.cache_dir, whole=True)
+            stream, whole = load_stream(job.stream, job.cache_dir, whole=True)
+            meta = stream.meta if whole is None else whole[2]   # None: out of core
             ks = run_checkpoints(meta, job.checkpoints, job.spacing)
         except Exception:
             return job.key, skips
         for spec in job.comparators:
             try:
-                fit = instantiate(spec, _convert_="all").fit(X, y, meta, checkpoints=ks,
-                                                             cache=job.cache_dir)
+                fit = fit_on(instantiate(spec, _convert_="all"), stream if whole is None
+                             else whole[:2], meta, ks, job.cache_dir)
             except Exception:
                 continue
             if not fit.ok:
@@ -189,11 +190,20 @@ def fit_before_runs(tasks: list[Task], progress: bool = True) -> list[Task]:
             for t in tasks]
 
 
-def comparator_fits(task: Task, learner_task: str, X, y, meta, ks) -> dict[str, Any]:
-    """A run's comparator fits by name (the data ``X, y, meta`` and checkpoints ``ks`` of
-    its stream): from the cache (:func:`fit_before_runs` fitted them), a skip that stage
-    found, or fitted here (no cache); a comparator of another task than the learner's is
-    a skip saying so."""
+def fit_on(comparator, data, meta, ks, cache):
+    """``comparator``'s fit on ``data``: the rows ``(X, y)`` held in memory, or a stream
+    read chunk by chunk (an out-of-core file: :meth:`~olbench.comparators.Comparator.
+    fit_stream`)."""
+    if isinstance(data, tuple):
+        return comparator.fit(*data, meta, checkpoints=ks, cache=cache)
+    return comparator.fit_stream(data, meta, checkpoints=ks, cache=cache)
+
+
+def comparator_fits(task: Task, learner_task: str, data, meta, ks) -> dict[str, Any]:
+    """A run's comparator fits by name (its stream's ``data`` as :func:`fit_on` takes them,
+    ``meta`` and checkpoints ``ks``): from the cache (:func:`fit_before_runs` fitted them),
+    a skip that stage found, or fitted here (no cache); a comparator of another task than
+    the learner's is a skip saying so."""
     fits = {}
     known = dict(task.known_skips)
     for spec in task.comparators:
@@ -203,6 +213,6 @@ def comparator_fits(task: Task, learner_task: str, X, y, meta, ks) -> dict[str, 
         elif spec_key(spec) in known:
             fit = comparator._skip(known[spec_key(spec)], spec.get("loss"))
         else:
-            fit = comparator.fit(X, y, meta, checkpoints=ks, cache=task.cache_dir)
+            fit = fit_on(comparator, data, meta, ks, task.cache_dir)
         fits[comparator.name] = fit
     return fits

@@ -40,6 +40,7 @@ from typing import Any
 import pandas as pd
 from hydra.utils import instantiate
 
+from olbench.streamed import out_of_core_bytes
 from olbench.tasks import GridError, _plain, child_seed, component_specs
 from olbench.views import drop_param
 
@@ -82,12 +83,17 @@ def coordinate_search(mistakes_of: Callable[[dict], int], base: dict,
     return params, records
 
 
-def online_mistakes(learner_spec: dict, X, y) -> int:
+def online_mistakes(learner_spec: dict, X, y=None) -> int:
     """LIBOL's ``err_count`` of one online pass from w0 = 0: rounds whose predicted label
-    sign(p), with sign(0) = +1, differs from y."""
+    sign(p), with sign(0) = +1, differs from y. ``X`` alone: a stream too large for memory,
+    run chunk by chunk (:func:`olbench.streamed.run_streamed`)."""
     import olbench
+    from olbench.streamed import run_streamed
 
-    return olbench.run(instantiate(learner_spec, _convert_="all"), X, y, tie="libol").n_mistakes
+    learner = instantiate(learner_spec, _convert_="all")
+    if y is None:
+        return int(run_streamed(learner, X, checkpoints=[X.meta.n], tie="libol").cum_mistakes[-1])
+    return olbench.run(learner, X, y, tie="libol").n_mistakes
 
 
 def _selection_stream(stream_spec: dict, seed: int) -> dict:
@@ -162,8 +168,9 @@ def _select_grid(grid: dict, select: dict) -> tuple[list[dict], pd.DataFrame, di
     grids, records, names = [], [], {}
     for stream_entry in grid.get("streams") or []:
         stream_spec = component_specs("stream", [stream_entry])[0]
-        stream = instantiate(_selection_stream(stream_spec, seed), _convert_="all")
-        X, y = stream.materialize()
+        selection_spec = _selection_stream(stream_spec, seed)
+        stream = instantiate(selection_spec, _convert_="all")
+        X, y = (stream, None) if out_of_core_bytes(selection_spec) else stream.materialize()
         learners = []
         for entry in entries:
             plain = {k: v for k, v in entry.items() if k not in ENTRY_FIELDS}

@@ -132,8 +132,8 @@ def test_file_streams_are_parsed_once_per_grid_and_reparsed_when_the_file_change
         tmp_path, monkeypatch):
     from sklearn.datasets import dump_svmlight_file
 
-    from olbench import grid
-    from olbench.grid import load_stream
+    from olbench import streamed
+    from olbench.streamed import load_stream
 
     rng = np.random.default_rng(0)
     X = rng.standard_normal((200, 3))
@@ -154,9 +154,11 @@ def test_file_streams_are_parsed_once_per_grid_and_reparsed_when_the_file_change
     assert load_stream(spec, str(cache), whole=False)[1][0].shape[0] == 100
     assert len(list(cache.rglob("output.pkl"))) == 2
     assert load_stream(spec, None, whole=False)[1] is None
-    monkeypatch.setattr(grid, "CACHE_FILES_UP_TO", path.stat().st_size - 1)
+    monkeypatch.setattr(streamed, "CACHE_FILES_UP_TO", path.stat().st_size - 1)
     stream, whole = load_stream(spec, str(cache), whole=False)
     assert whole is None and hasattr(stream, "chunks")
+    # out of core: never loaded whole, even for comparators (they are fitted chunk by chunk)
+    assert load_stream(spec, str(cache), whole=True)[1] is None
 
 
 def test_comparators_of_the_other_task_are_not_fitted_and_say_why():

@@ -38,6 +38,7 @@ from olbench.bounds.core import (
                                  check,
                                  declared,
                                  skipped,
+                                 skipped_table,
                                  theorem,
 )
 from olbench.bounds.kernel import (
@@ -96,5 +97,6 @@ __all__ = [
     "NOVIKOFF", "OGD_REGRET", "PA1_MISTAKES", "PA2_SQUARED_LOSS", "PA_SEPARABLE", "RunRecord",
     "Skip", "THEOREMS", "Theorem", "arow_mistakes", "bound_table", "check", "declared",
     "deviation", "freund_schapire", "freund_schapire_tightest", "novikoff", "ogd_gradient_bound",
-    "ogd_regret", "pa1_mistakes", "pa2_squared_loss", "pa_separable", "skipped", "theorem",
+    "ogd_regret", "pa1_mistakes", "pa2_squared_loss", "pa_separable", "skipped", "skipped_table",
+    "theorem",
 ]

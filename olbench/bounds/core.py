@@ -324,11 +324,29 @@ def bound_table(learner, trace, *, checkpoints, R: float | None = None,
     comparator fits by name; ``margin``: see :class:`RunRecord`. Long form with
     :data:`BOUND_COLUMNS`.
     """
-    import pandas as pd
-
     record = RunRecord.of(trace, learner, checkpoints=checkpoints, R=R, fits=fits,
                           margin=margin)
-    rows = [row for t in declared(learner) for row in t.checks(record, context)]
+    return _table([row for t in declared(learner) for row in t.checks(record, context)])
+
+
+def skipped_table(learner, *, checkpoints, reason: str) -> pd.DataFrame:
+    """:func:`bound_table`'s rows for a run no theorem can read (one that kept no per-round
+    record: :mod:`olbench.streamed`): every theorem ``learner`` declares, skipped for
+    ``reason`` at each checkpoint it would be checked at.
+
+    >>> from olbench import make_learner
+    >>> table = skipped_table(make_learner("perceptron"), checkpoints=[10, 20], reason="r")
+    >>> sorted(set(table["bound_name"])), table["skip_reason"].unique().tolist()
+    (['freund_schapire', 'novikoff'], ['r'])
+    """
+    ks = np.asarray(checkpoints, dtype=np.int64)
+    return _table([(int(T), skipped(t.name, t.quantity, reason)) for t in declared(learner)
+                   for T in (ks[-1:] if t.final_only else ks)])
+
+
+def _table(rows: list[tuple[int, BoundCheck]]) -> pd.DataFrame:
+    import pandas as pd
+
     return pd.DataFrame([(T, c.bound_name, c.quantity, c.bound, c.observed, c.ratio, c.holds,
                           c.skip_reason, c.trivial, c.vacuous) for T, c in rows],
                         columns=BOUND_COLUMNS)

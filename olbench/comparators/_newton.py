@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import math
 import time
+import warnings
 
 import numpy as np
 import scipy.linalg as sla
@@ -84,19 +85,51 @@ def _rows(X, mask):
 
 
 def newton_direction(X, mask, g: np.ndarray, lam: float, delta: float) -> np.ndarray:
-    """-(lam I + X_Q^T X_Q / delta)^{-1} g, by Woodbury's identity when |Q| < d."""
+    """-(lam I + X_Q^T X_Q / delta)^{-1} g: by Cholesky (Woodbury's identity when |Q| < d)
+    while the system is well conditioned, else by :func:`stable_direction`."""
     XQ = _rows(X, mask)
     k, d = XQ.shape
     if k == 0:
         return -g / lam
-    if k < d:   # (1/lam) (g - X_Q^T (delta lam I + X_Q X_Q^T)^{-1} X_Q g)
-        K = XQ @ XQ.T
-        K[np.diag_indices(k)] += delta * lam
-        z = sla.solve(K, XQ @ g, assume_a="pos", check_finite=False)
-        return -(g - XQ.T @ z) / lam
-    H = XQ.T @ XQ / delta
-    H[np.diag_indices(d)] += lam
-    return -sla.solve(H, g, assume_a="pos", check_finite=False)
+    try:
+        with warnings.catch_warnings():
+            # rcond below round-off: the Cholesky "solution" is noise (or it fails outright)
+            warnings.simplefilter("error", sla.LinAlgWarning)
+            if k < d:   # (1/lam) (g - X_Q^T (delta lam I + X_Q X_Q^T)^{-1} X_Q g)
+                K = XQ @ XQ.T
+                K[np.diag_indices(k)] += delta * lam
+                z = sla.solve(K, XQ @ g, assume_a="pos", check_finite=False)
+                return -(g - XQ.T @ z) / lam
+            H = XQ.T @ XQ / delta
+            H[np.diag_indices(d)] += lam
+            return -sla.solve(H, g, assume_a="pos", check_finite=False)
+    except (np.linalg.LinAlgError, sla.LinAlgWarning):
+        return stable_direction(XQ, g, lam, delta)
+
+
+def stable_direction(XQ: np.ndarray, g: np.ndarray, lam: float, delta: float) -> np.ndarray:
+    """The Newton direction p = -(lam I + X_Q^T X_Q / delta)^{-1} g as the least-squares
+    problem min ||X_Q p||^2 / delta + lam ||p + g / lam||^2 (the same normal equations), solved
+    by QR with pivoting on the stacked matrix [X_Q / sqrt(delta); sqrt(lam) I].
+
+    Forming the Hessian squares the condition number and, once delta is small, adds lam to
+    entries of order |Q| / delta where it is lost to round-off: with collinear features (a9a's
+    one-hot groups sum to 1, so X_Q^T X_Q is singular) the Hessian is then singular to
+    working precision and Cholesky fails ("singular matrix": a9a with hinge loss, ridge 1,
+    at delta = 1e-14, |Q| = 321, d = 123). Stacked, the ridge keeps rows of its own, and the
+    problem's condition number is the square root of the Hessian's.
+
+    Collinear columns: g's part along (1, 1) is divided by 5e14 + 1, its part along the
+    null direction (1, -1) by lam alone, so p = -(1/2, -1/2) to round-off:
+
+    >>> XQ = np.array([[1.0, 1.0], [2.0, 2.0]])
+    >>> stable_direction(XQ, np.array([1.0, 0.0]), 1.0, 1e-14).round(12).tolist()
+    [-0.5, 0.5]
+    """
+    k, d = XQ.shape
+    stacked = np.vstack([XQ / math.sqrt(delta), math.sqrt(lam) * np.eye(d)])
+    rhs = np.concatenate([np.zeros(k), -g / math.sqrt(lam)])
+    return sla.lstsq(stacked, rhs, lapack_driver="gelsy", check_finite=False)[0]
 
 
 def line_search(r0, q, u, direction, lam, eps, delta, lo, hi, max_iter: int = 100) -> float:

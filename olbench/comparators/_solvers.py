@@ -180,6 +180,9 @@ def _piecewise(X, y, loss: str, epsilon: float, lam: float, radius: float | None
                              max_epochs=max_epochs, primal_dual=score)
         return iterative(res, "dcd", "epochs")
 
+    def short_dcd() -> Solution | None:
+        return dcd(max_epochs=64)
+
     def newton() -> Solution | None:
         res = _newton.solve_newton(X, y, loss, epsilon, lam, tol=limits.target,
                                    u0=None if warm is None else warm.u, primal_dual=score,
@@ -242,11 +245,15 @@ def _piecewise(X, y, loss: str, epsilon: float, lam: float, radius: float | None
     elif work <= SMALL_WORK:
         chain = [conic, dcd]
     else:                         # a short DCD finds which rounds are settled; then exact
-        chain = [lambda: dcd(max_epochs=64), shrunk, dcd, conic]
+        chain = [short_dcd, shrunk, dcd, conic]
     if radius is None and d <= _newton.MAX_D:   # few features: Newton in the primal first
         chain.insert(0, newton)
     for attempt in chain:
-        s = attempt()
+        try:
+            s = attempt()
+        except np.linalg.LinAlgError as error:   # one solver's numerics: the next one tries
+            attempts.append(f"{getattr(attempt, '__name__', 'solver')}: {error}")
+            continue
         if s is not None:
             s.info["attempts"] = attempts
             return s

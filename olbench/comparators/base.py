@@ -44,7 +44,6 @@ waiting for its result, and every solve is journaled in the cache (:mod:`._cache
 
 from __future__ import annotations
 
-import hashlib
 import os
 import time
 from dataclasses import dataclass, field, replace
@@ -52,14 +51,19 @@ from typing import Any, ClassVar
 
 import joblib
 import numpy as np
-import scipy.sparse as sp
 
 from olbench.comparators import _cache
 from olbench.comparators._duality import Limits, NotCertified, TimedOut
+from olbench.comparators._keys import (  # noqa: F401  (content_key: public here too)
+    _content_key,
+    content_key,
+    data_key,
+    row_hashes,
+)
 from olbench.component import Component, OneOf, Registry
 from olbench.features import as_features
 from olbench.learning_task import comparator_mismatch
-from olbench.losses import DEFAULT_LOSS, get_loss
+from olbench.losses import DEFAULT_LOSS, get_loss, mistakes
 from olbench.schema import TIMED_OUT
 
 #: bump when solver results change, to invalidate old cache entries (3: order-invariant
@@ -89,6 +93,11 @@ class ComparatorFit:
     info: dict[str, Any] = field(default_factory=dict)
     #: the comparator's key and hyper-parameters (set by :meth:`Comparator.fit`)
     params: dict[str, Any] = field(default_factory=dict)
+    #: a fit over a stream read chunk by chunk (:meth:`Comparator.fit_stream`) keeps no
+    #: per-round margins or losses, only u's cumulative loss and its cumulative mistakes under
+    #: each tie rule (by rule name) at ``checkpoints``
+    checkpoint_loss: np.ndarray | None = None
+    checkpoint_mistakes: dict[str, np.ndarray] | None = None
 
     @property
     def ok(self) -> bool:
@@ -102,15 +111,39 @@ class ComparatorFit:
         return self.objective - self.lower_bound
 
     @property
+    def streamed(self) -> bool:
+        """Fitted chunk by chunk: cumulative values at the checkpoints, no per-round arrays."""
+        return self.checkpoint_loss is not None
+
+    @property
     def cum_loss(self) -> float:
-        """Total loss of ``u`` over the whole stream."""
+        """Total loss of ``u`` over the whole stream (a streamed fit: at its last
+        checkpoint, the final round of the runs it was fitted for)."""
         self._require()
-        return float(self.losses.sum())
+        return float(self.checkpoint_loss[-1] if self.streamed else self.losses.sum())
 
     def loss_of(self, loss: str, y: np.ndarray, *, epsilon: float | None = None) -> np.ndarray:
         """Per-round loss of the fixed ``u`` under any loss, evaluated after the fact."""
         self._require()
+        if self.margins is None:
+            raise ValueError(f"{self.comparator} was fitted chunk by chunk over an out-of-core "
+                             f"stream and kept no per-round margins: only its own loss "
+                             f"({self.loss}) is known, at the checkpoints")
         return get_loss(loss, epsilon=self.epsilon if epsilon is None else epsilon)(self.margins, y)
+
+    def mistakes_at(self, t, tie: str, y: np.ndarray | None = None) -> np.ndarray | None:
+        """u's cumulative mistakes at rounds ``t`` under the tie rule ``tie`` (``y``: the
+        labels, for a fit with per-round margins); None for a fit without a fixed u's
+        margins (a prefix fit) or a streamed fit of a regression loss."""
+        self._require()
+        t = np.atleast_1d(np.asarray(t, dtype=np.int64))
+        if self.streamed:
+            if not self.checkpoint_mistakes:
+                return None
+            return self.checkpoint_mistakes[tie][self._checkpoint_index(t)]
+        if self.prefix_loss is not None or self.margins is None or y is None:
+            return None
+        return np.cumsum(mistakes(self.margins, y, tie))[t - 1]
 
     def cum_loss_at(self, t) -> np.ndarray:
         """Comparator's cumulative loss at rounds ``t`` (1-based ints): what regret subtracts.
@@ -121,14 +154,20 @@ class ComparatorFit:
         self._require()
         t = np.atleast_1d(np.asarray(t, dtype=np.int64))
         if self.prefix_loss is not None:
-            idx = np.searchsorted(self.checkpoints, t)
-            bad = (idx >= len(self.checkpoints)) | (self.checkpoints[np.minimum(
-                idx, len(self.checkpoints) - 1)] != t)
-            if bad.any():
-                raise ValueError(f"{self.comparator}: rounds {t[bad].tolist()} are not checkpoints "
-                                 f"of this prefix fit; refit with checkpoints including them")
-            return self.prefix_loss[idx]
+            return self.prefix_loss[self._checkpoint_index(t)]
+        if self.streamed:
+            return self.checkpoint_loss[self._checkpoint_index(t)]
         return np.cumsum(self.losses)[t - 1]
+
+    def _checkpoint_index(self, t: np.ndarray) -> np.ndarray:
+        idx = np.searchsorted(self.checkpoints, t)
+        bad = (idx >= len(self.checkpoints)) | (self.checkpoints[np.minimum(
+            idx, len(self.checkpoints) - 1)] != t)
+        if bad.any():
+            kind = "prefix" if self.prefix_loss is not None else "streamed"
+            raise ValueError(f"{self.comparator}: rounds {t[bad].tolist()} are not checkpoints "
+                             f"of this {kind} fit; refit with checkpoints including them")
+        return idx
 
     def _require(self) -> None:
         if not self.ok:
@@ -141,60 +180,6 @@ def _prepare(X, y):
     if y.shape[0] != X.shape[0]:
         raise ValueError(f"X has {X.shape[0]} rows but y has {y.shape[0]} entries")
     return X, y
-
-
-def data_key(X, y, meta=None) -> str:
-    """The stream fingerprint if known, else a hash of the data itself."""
-    fp = getattr(meta, "fingerprint", None)
-    if fp:
-        return str(fp)
-    parts = (X.data, X.indices, X.indptr, X.shape) if sp.issparse(X) else (X,)
-    return "data:" + joblib.hash((parts, y))
-
-
-_MIX = (np.uint64(0x9E3779B97F4A7C15), np.uint64(0xBF58476D1CE4E5B9), np.uint64(0x94D049BB133111EB))
-
-
-def _mix(h: np.ndarray) -> np.ndarray:
-    """splitmix64's finaliser, elementwise on uint64 (wrapping arithmetic is intended)."""
-    with np.errstate(over="ignore"):
-        h = (h ^ (h >> np.uint64(30))) * _MIX[1]
-        h = (h ^ (h >> np.uint64(27))) * _MIX[2]
-        return h ^ (h >> np.uint64(31))
-
-
-def content_key(X, y) -> str:
-    """A fingerprint of the multiset of rows (x_t, y_t): the same for every order of the rows.
-
-    Each stored entry (column j, value bits) is hashed to 64 bits, a row is the wrapped sum of
-    its entries' hashes mixed with its label's bits, and the key is the sha256 of the sorted
-    row hashes (with the shape). Exact values count (bit patterns), not their rounding.
-
-    >>> import numpy as np
-    >>> X = np.array([[1.0, 0.0], [0.0, 2.0], [3.0, 4.0]]); y = np.array([1.0, -1.0, 1.0])
-    >>> content_key(X, y) == content_key(X[[2, 0, 1]], y[[2, 0, 1]])
-    True
-    >>> content_key(X, y) == content_key(X, -y), content_key(X, y) == content_key(X[:, ::-1], y)
-    (False, False)
-    """
-    return _content_key(row_hashes(X, y), X.shape)
-
-
-def _content_key(rows: np.ndarray, shape) -> str:
-    return "rows:" + hashlib.sha256(np.sort(rows).tobytes() + str(shape).encode()).hexdigest()
-
-
-def row_hashes(X, y) -> np.ndarray:
-    """The 64-bit hash of each row (x_t, y_t) of :func:`content_key`, in row order."""
-    X = sp.csr_matrix(X) if not sp.issparse(X) else X.tocsr()
-    X.sum_duplicates()
-    cols = X.indices.astype(np.uint64)
-    with np.errstate(over="ignore"):
-        entry = _mix(np.ascontiguousarray(X.data, np.float64).view(np.uint64)
-                     ^ _mix(cols + _MIX[0]))
-        sums = np.concatenate([[np.uint64(0)], np.cumsum(entry, dtype=np.uint64)])
-        rows = sums[X.indptr[1:]] - sums[X.indptr[:-1]]
-        return _mix(rows ^ _mix(np.ascontiguousarray(y, np.float64).view(np.uint64)))
 
 
 def _in_row_order(fit: ComparatorFit, order: np.ndarray) -> ComparatorFit:
@@ -241,6 +226,12 @@ def _fit_uncached(key: str, params: dict, data: str, checkpoints, version: int, 
     return comparator._fit(X, y, meta, checkpoints)
 
 
+def _fit_stream_uncached(key: str, params: dict, data: str, checkpoints, version: int, *,
+                         stream, meta):
+    comparator = Comparator.registry.make(key, **params)
+    return comparator._fit_stream(stream, meta, checkpoints)
+
+
 class Comparator(Component):
     """Base class; subclasses register with ``class C(Comparator, key="...")`` and define
     :meth:`_fit` (X, y already validated)."""
@@ -285,23 +276,26 @@ class Comparator(Component):
                 Xc, yc = X[order], y[order]
                 fit = _in_row_order(self._fit(Xc, yc, meta, checkpoints) if memory is None else
                                     self._cached(memory, _content_key(rows, X.shape),
-                                                 checkpoints, Xc, yc, meta), order)
+                                                 checkpoints, _fit_uncached, X=Xc, y=yc,
+                                                 meta=meta), order)
             elif memory is None:
                 fit = self._fit(X, y, meta, checkpoints)
             else:
-                fit = self._cached(memory, data_key(X, y, meta), checkpoints, X, y, meta)
+                fit = self._cached(memory, data_key(X, y, meta), checkpoints, _fit_uncached,
+                                   X=X, y=y, meta=meta)
         except NotCertified as e:          # out of limits: a skip, never cached
             fit = self._skip(skip_reason(e), getattr(self, "loss", None))
         fit.params = {"key": self.key, **self.get_params()}
         return fit
 
-    def _cached(self, memory: joblib.Memory, data: str, checkpoints, X, y, meta
+    def _cached(self, memory: joblib.Memory, data: str, checkpoints, solve, **data_args
                 ) -> ComparatorFit:
-        """The fit from the cache, else solved by this process alone (:mod:`._cache`: the
-        others asking for it meanwhile wait, then read it) and journaled."""
-        cached = memory.cache(_fit_uncached, ignore=["X", "y", "meta"])
+        """The fit from the cache, else solved (by ``solve``, :func:`_fit_uncached` or
+        :func:`_fit_stream_uncached`, on ``data_args``) by this process alone
+        (:mod:`._cache`: the others asking for it meanwhile wait, then read it) and
+        journaled."""
+        cached = memory.cache(solve, ignore=list(data_args))
         key = (self.key, self.get_params(), data, checkpoints, CACHE_VERSION)
-        data_args = dict(X=X, y=y, meta=meta)
         if cached.check_call_in_cache(*key, **data_args):
             return cached(*key, **data_args)
         asked, limit = time.time(), Limits.default().time
@@ -325,6 +319,55 @@ class Comparator(Component):
 
     def _fit(self, X, y, meta, checkpoints) -> ComparatorFit:
         raise NotImplementedError
+
+    # -- out-of-core streams ------------------------------------------------------------
+    def streamed_problem(self) -> str | None:
+        """Why this comparator cannot be fitted over a stream read chunk by chunk
+        (:meth:`fit_stream`), None if it can. By default it cannot: its solvers take all
+        the rows in memory."""
+        return "its solver takes all the rows in memory"
+
+    def fit_stream(self, stream, meta=None, *, checkpoints, cache="default") -> ComparatorFit:
+        """The fit over ``stream`` read chunk by chunk (:mod:`._chunked`), for a stream too
+        large for memory: the same u as :meth:`fit` on the same rows (within its
+        certificate), with u's cumulative loss and mistakes at ``checkpoints`` instead of
+        per-round arrays (:attr:`ComparatorFit.streamed`). Cached by the stream's
+        fingerprint and the checkpoints. A comparator whose :meth:`streamed_problem` says
+        it cannot raises a ValueError saying why."""
+        self.validate()
+        meta = stream.meta if meta is None else meta
+        if getattr(self, "loss", "") is None:  # outside a grid, nothing gave the run's loss
+            fit = self.clone(loss=DEFAULT_LOSS[meta.task]).fit_stream(
+                stream, meta, checkpoints=checkpoints, cache=cache)
+            fit.params = {"key": self.key, **self.get_params()}
+            return fit
+        problem = self.streamed_problem()
+        if problem:
+            raise ValueError(f"{self.name} cannot be fitted over a stream read chunk by chunk: "
+                             f"{problem}")
+        checkpoints = np.unique(np.asarray(checkpoints, dtype=np.int64))
+        if checkpoints[0] < 1 or checkpoints[-1] > meta.n:
+            raise ValueError(f"checkpoints must lie in [1, {meta.n}]")
+        memory = get_memory(cache) if self.cacheable and meta.fingerprint else None
+        try:
+            fit = self._fit_stream(stream, meta, checkpoints) if memory is None else \
+                self._cached(memory, f"streamed:{meta.fingerprint}", checkpoints,
+                             _fit_stream_uncached, stream=stream, meta=meta)
+        except NotCertified as e:
+            fit = self._skip(skip_reason(e), getattr(self, "loss", None))
+        fit.params = {"key": self.key, **self.get_params()}
+        return fit
+
+    def _fit_stream(self, stream, meta, checkpoints) -> ComparatorFit:
+        raise NotImplementedError
+
+    def _streamed_result(self, u, loss: str, checkpoints, sums, **kw) -> ComparatorFit:
+        """A streamed fit from u's :class:`~olbench.checkpoints.RunningSums`."""
+        ties = {name.removeprefix("mistakes_"): values for name, values in sums.at.items()
+                if name.startswith("mistakes_")}
+        return ComparatorFit(self.name, loss, getattr(self, "epsilon", 0.1), u=u,
+                             checkpoints=sums.checkpoints, checkpoint_loss=sums.at["loss"],
+                             checkpoint_mistakes=ties or None, **kw)
 
     # helpers for subclasses
     def _result(self, X, y, u, loss: str, epsilon: float, **kw) -> ComparatorFit:

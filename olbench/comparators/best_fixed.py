@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-from olbench.comparators import _solvers
+from olbench.comparators import _chunked, _solvers
 from olbench.comparators.base import LOSS_CHOICES, Comparator, ComparatorFit
 from olbench.component import Interval
 
@@ -19,6 +19,9 @@ class BestFixed(Comparator, key="best_fixed"):
     ``squared_hinge``, dual coordinate descent / Clarabel for piecewise-linear + ridge,
     Clarabel's cone program or a Lagrange multiplier search for the ball, all time-limited.
     ``fit.lower_bound`` certifies optimality; a fit not certified within the limits is a skip.
+    Over an out-of-core stream (:meth:`fit_stream`) the squared loss, and the logistic and
+    squared hinge losses with ridge > 0, are fitted chunk by chunk (:mod:`._chunked`); the
+    others need the rows in memory and refuse such a stream.
 
     ``loss=None``: the run's loss (hinge / squared for the data's task when fitted alone).
     ``cum_loss`` is the loss part only (without the ridge penalty); ``objective`` includes it.
@@ -55,3 +58,12 @@ class BestFixed(Comparator, key="best_fixed"):
             return self._skip(str(e), self.loss)
         return self._result(X, y, s.u, self.loss, self.epsilon, objective=s.objective,
                             lower_bound=s.lower_bound, info=s.info)
+
+    def streamed_problem(self) -> str | None:
+        return _chunked.streamed_problem(self.loss, float(self.ridge), self.radius)
+
+    def _fit_stream(self, stream, meta, checkpoints) -> ComparatorFit:
+        s, sums = _chunked.newton(stream.chunks, meta.d, self.loss, float(self.ridge),
+                                  checkpoints)
+        return self._streamed_result(s.u, self.loss, checkpoints, sums, objective=s.objective,
+                                     lower_bound=s.lower_bound, info=s.info)

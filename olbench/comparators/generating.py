@@ -6,6 +6,7 @@ import math
 
 import numpy as np
 
+from olbench.comparators import _chunked
 from olbench.comparators.base import LOSS_CHOICES, Comparator, ComparatorFit
 from olbench.component import Interval, OneOf
 
@@ -37,18 +38,34 @@ class Generating(Comparator, key="generating"):
         self.epsilon = epsilon
 
     def _fit(self, X, y, meta, checkpoints) -> ComparatorFit:
+        u = self._scaled(meta, X.shape[1])
+        if isinstance(u, str):
+            return self._skip(u, self.loss)
+        return self._result(X, y, u, self.loss, self.epsilon)
+
+    def streamed_problem(self) -> str | None:
+        return None
+
+    def _fit_stream(self, stream, meta, checkpoints) -> ComparatorFit:
+        u = self._scaled(meta, meta.d)
+        if isinstance(u, str):
+            return self._skip(u, self.loss)
+        sums = _chunked.evaluate(stream.chunks, u, self.loss, checkpoints, self.epsilon)
+        return self._streamed_result(u, self.loss, checkpoints, sums)
+
+    def _scaled(self, meta, d: int) -> np.ndarray | str:
+        """The generating vector, scaled as asked, or why there is none."""
         u = getattr(meta, "u", None)
         if u is None:
-            return self._skip("stream has no generating vector (meta.u is None)", self.loss)
+            return "stream has no generating vector (meta.u is None)"
         u = np.asarray(u, dtype=float).ravel()
-        if u.shape[0] != X.shape[1]:
-            return self._skip(f"meta.u has {u.shape[0]} entries but X has {X.shape[1]} columns",
-                              self.loss)
+        if u.shape[0] != d:
+            return f"meta.u has {u.shape[0]} entries but X has {d} columns"
         if self.scale != "none":
             u = u / np.linalg.norm(u)
         if self.scale == "unit_margin":
             gamma = getattr(meta, "margin", None)
             if gamma is None or not gamma > 0:
-                return self._skip("unit_margin scaling needs a positive meta.margin", self.loss)
+                return "unit_margin scaling needs a positive meta.margin"
             u = u / gamma
-        return self._result(X, y, u, self.loss, self.epsilon)
+        return u

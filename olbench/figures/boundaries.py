@@ -17,6 +17,7 @@ from olbench import schema as col
 from olbench.figures.layout import figure_legend
 from olbench.figures.registry import figure, streams_with_final_weights
 from olbench.figures.style import learner_styles, line_style, styled, wrap
+from olbench.streamed import first_rows
 from olbench.views import display_name, drop_param, short_label
 
 
@@ -84,10 +85,14 @@ def decision_boundaries_figure(X, y, learners_w: Mapping[str, np.ndarray], *,
     return fig
 
 
+#: the most points a boundary figure draws (the first ones of a longer stream)
+MAX_POINTS = 20_000
+
+
 @figure("boundaries", order=90, tasks=True,
         caption="Final decision boundaries w·x = 0 of every learner (its colour and line "
-                "style of the other figures) over the points of a 2-D stream, first seed's "
-                "data; filled: y = +1, hollow: y = −1.")
+                "style of the other figures) over the points of a 2-D stream (its first "
+                "20,000 of a longer one), first seed's data; filled: y = +1, hollow: y = −1.")
 def boundary_figures(table: pd.DataFrame, tasks) -> dict[str, Figure]:
     """``boundaries_<i>``: the final decision boundaries of every learner on the i-th stream of
     the grid's ``tasks`` (first seed's data), for the streams with two features (plus a
@@ -96,11 +101,14 @@ def boundary_figures(table: pd.DataFrame, tasks) -> dict[str, Figure]:
     for number, stream, rows, _ in streams_with_final_weights(table, tasks):
         if stream.meta.d - int(stream.meta.bias) != 2:
             continue
-        X, y = stream.materialize()
+        X, y = first_rows(stream, MAX_POINTS)   # a file of any length is not loaded whole
         X = X[:, :2]  # the points; a bias column (last) is part of w, not of the picture
+        X = X.toarray() if hasattr(X, "toarray") else X   # a svmlight file's rows are CSR
         names = short_label(rows, col.LEARNER, table)
         weights = {names[i]: np.asarray(json.loads(w)) for i, w in rows[col.FINAL_W].items()}
+        title = display_name(drop_param(stream.name)) + (
+            f" (first {len(y):,} of {stream.meta.n:,} points)" if len(y) < stream.meta.n
+            else "")
         figures[f"boundaries_{number}"] = decision_boundaries_figure(
-            X, y, weights, title=display_name(drop_param(stream.name)),
-            colors=learner_styles(table))
+            X, y, weights, title=title, colors=learner_styles(table))
     return figures
