@@ -310,9 +310,16 @@ def selection_section(selection: pd.DataFrame, algorithms: Mapping[str, str]) ->
     rows["stream"] = short_names(rows["stream"])
     searched = set(rows["algorithm"])
     fixed = sorted({a for a in algorithms.values() if a not in searched})
-    return lines + [markdown_table(rows), "",
-                    "No parameter searched (LIBOL searches none for them): "
-                    + (", ".join(fixed) or NONE) + ".", ""]
+    lines += [markdown_table(rows), "", "No parameter searched (LIBOL searches none for "
+              "them): " + (", ".join(fixed) or NONE) + ".", ""]
+    broken = selection[selection["breakdown"].notna()] if "breakdown" in selection else []
+    if len(broken):
+        lines += ["Candidates whose selection pass broke down numerically (the rule's "
+                  "arithmetic left float64; never chosen): " + "; ".join(
+                      f"{a} {p}={v:g} on {s} ({why})" for s, a, p, v, why in zip(
+                          short_names(broken["stream"]), broken["algorithm"], broken["param"],
+                          broken["value"], broken["breakdown"])) + ".", ""]
+    return lines
 
 
 def published_section(beside: pd.DataFrame, folder: Path, source: str) -> list[str]:

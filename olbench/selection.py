@@ -46,7 +46,8 @@ from olbench.views import drop_param
 
 #: fields a learner entry may carry for the selection stage (stripped before ``expand``)
 ENTRY_FIELDS = ("name", "select")
-SELECTION_COLUMNS = ("stream", "algorithm", "step", "param", "value", "mistakes", "chosen")
+SELECTION_COLUMNS = ("stream", "algorithm", "step", "param", "value", "mistakes", "chosen",
+                     "breakdown")
 
 
 def pick(values: Sequence[Any], mistakes: Sequence[int]) -> Any:
@@ -66,7 +67,12 @@ def coordinate_search(mistakes_of: Callable[[dict], int], base: dict,
                       searches: Sequence[tuple[str, Sequence[Any]]]) -> tuple[dict, list]:
     """Search each ``(param, domain)`` in order, the others at their current (earlier chosen,
     else ``base``) values; returns the chosen parameters and one record per candidate
-    ``(step, param, value, mistakes, chosen)``.
+    ``(step, param, value, mistakes, chosen, breakdown)``.
+
+    A candidate whose pass stops on a numeric breakdown (:mod:`olbench.breakdown`: the rule's
+    arithmetic left float64, as CW's covariance does at eta = 0.9 on svmguide3) has no
+    mistake count: it is never chosen, and ``breakdown`` says where it stopped (LIBOL's
+    MATLAB code would run on with NaN or complex numbers, which count nothing meaningful).
 
     >>> counts = {(1, 10): 3, (2, 10): 1, (2, 20): 0, (2, 30): 0}
     >>> chosen, records = coordinate_search(lambda p: counts.get((p["a"], p["b"]), 9),
@@ -74,12 +80,25 @@ def coordinate_search(mistakes_of: Callable[[dict], int], base: dict,
     >>> chosen, [r[2:4] for r in records]
     ({'a': 2, 'b': 30}, [(1, 3), (2, 1), (10, 1), (20, 0), (30, 0)])
     """
+    from olbench.breakdown import NumericBreakdownError
+
     params, records = dict(base), []
     for step, (name, domain) in enumerate(searches):
-        counts = [int(mistakes_of({**params, name: value})) for value in domain]
-        params[name] = pick(list(domain), counts)
-        records += [(step, name, value, m, value == params[name])
-                    for value, m in zip(domain, counts)]
+        counts, stops = [], []
+        for value in domain:
+            try:
+                counts.append(int(mistakes_of({**params, name: value})))
+                stops.append(None)
+            except NumericBreakdownError as error:
+                counts.append(None)
+                stops.append(str(error).split(", although")[0])
+        usable = [(v, m) for v, m in zip(domain, counts) if m is not None]
+        if not usable:
+            raise GridError(f"select: every candidate of {name} broke down numerically "
+                            f"({stops[0]}); the selection has nothing to choose from")
+        params[name] = pick([v for v, _ in usable], [m for _, m in usable])
+        records += [(step, name, value, m, value == params[name], stop)
+                    for value, m, stop in zip(domain, counts, stops)]
     return params, records
 
 

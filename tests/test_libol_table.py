@@ -190,3 +190,22 @@ def test_a_missing_published_file_is_refused_before_anything_runs(tmp_path):
                   f"run.output_dir={tmp_path}")
     assert out.returncode == 2 and "nope.csv" in out.stderr and "no file" in out.stderr
     assert not (tmp_path / "libol_table").exists()
+
+
+def test_a_candidate_that_breaks_down_is_recorded_and_never_chosen():
+    """CW at eta = 0.9 on svmguide3 loses its covariance's positive definiteness: that
+    candidate has no mistake count, the others are compared as LIBOL compares them."""
+    from olbench.breakdown import NumericBreakdownError
+
+    def mistakes_of(params):
+        if params["eta"] == 0.9:
+            raise NumericBreakdownError("CW[eta=0.9]: the output is NaN or infinite at row 7, "
+                                        "although the data are finite: ...")
+        return {0.8: 5, 0.85: 4}[params["eta"]]
+
+    chosen, records = coordinate_search(mistakes_of, {"eta": 0.8}, [("eta", [0.8, 0.85, 0.9])])
+    assert chosen == {"eta": 0.85}
+    assert records[2] == (0, "eta", 0.9, None, False,
+                          "CW[eta=0.9]: the output is NaN or infinite at row 7")
+    with pytest.raises(GridError, match="every candidate of eta broke down numerically"):
+        coordinate_search(mistakes_of, {"eta": 0.8}, [("eta", [0.9])])

@@ -64,43 +64,62 @@ def nonnegative_part(x):
 
 
 @inline
+def usable(x):
+    """A step coefficient the rule can use as computed: finite and positive."""
+    return 0.0 < x < math.inf
+
+
+@inline
 def coefficients(params, m, v):
-    """(alpha, c) of the step mu += alpha y Sigma x, Sigma^-1 += c x x' (see the module)."""
+    """(alpha, c) of the step mu += alpha y Sigma x, Sigma^-1 += c x x' (see the module).
+
+    Each coefficient is computed as the papers and LIBOL's code write it, so that olbench's
+    rounds stay those of LIBOL's own code bit for bit (its parameter selection compares
+    mistake counts that one rounding can move); only where that arithmetic fails -- a
+    cancellation to exactly 0, an overflow of n^2 or n v -- is the same quantity recomputed
+    in a form without the failure (issue 31: a = 1e-20, C = 1e-200, a = 1e200 froze mu at 0)."""
     phi = params.phi
     if params.variance:
         b = 1.0 + 2.0 * phi * m
         c = 8.0 * phi * (phi * v - m)
         root = math.sqrt(b * b + c)
-        # -b + root as c / (root + b) when b > 0: the same number without the cancellation
-        # that made it exactly 0 once c < 1e-16 b^2 (a prior a = 1e-20: alpha = 0, mu = 0)
-        numerator = c / (root + b) if b > 0.0 else root - b
-        alpha = nonnegative_part(numerator / (4.0 * phi * v))
+        alpha = (root - b) / (4.0 * phi * v)
+        if not usable(alpha) and b > 0.0:
+            # -b + root as c / (root + b): no cancellation once c < 1e-16 b^2
+            alpha = c / (root + b) / (4.0 * phi * v)
+        alpha = nonnegative_part(alpha)
         return alpha, 2.0 * alpha * phi
     phi2 = phi * phi
     if params.soft2:
-        # The paper's alpha divided through by n (and gamma by n), r = v / n in (0, 1]:
-        # alpha = (gamma/n - m (2 + phi^2 r)) / (2 n (1 + phi^2 r)), gamma/n = phi sqrt(phi^2
-        # m^2 r^2 + 4 v (1 + phi^2 r)). Algebraically the same; as written in the paper,
-        # n^2 and n v overflow once n or v passes 1e154 (C = 1e-200: n = 5e199; a = 1e200),
-        # gamma / n^2 was inf / inf, and max(0, NaN) = 0 froze mu at 0.
         n = v + 1.0 / (2.0 * params.C)
-        r = v / n
         if params.libol:
-            gamma_n = math.sqrt(phi2 * phi2 * m * m * r * 2.0 / n
-                                + 4.0 * v * phi2 * (1.0 + r * phi * 2.0))
+            gamma = math.sqrt(phi2 * phi2 * m * m * v * 2.0
+                              + 4.0 * n * v * phi2 * (n + v * phi * 2.0))
         else:
-            gamma_n = phi * math.sqrt(phi2 * m * m * r * r + 4.0 * v * (1.0 + r * phi2))
-        alpha = nonnegative_part((gamma_n - m * (2.0 + phi2 * r)) / (2.0 * n * (1.0 + r * phi2)))
+            gamma = phi * math.sqrt(phi2 * m * m * v * v + 4.0 * n * v * (n + v * phi2))
+        alpha = (-(2.0 * m * n + phi2 * m * v) + gamma) / (2.0 * (n * n + n * v * phi2))
+        if not usable(alpha):
+            # divided through by n (gamma by n), r = v / n in (0, 1]: n^2 and n v overflow
+            # once n or v passes 1e154 (C = 1e-200: n = 5e199), and gamma / n^2 was inf / inf
+            r = v / n
+            if params.libol:
+                gamma_n = math.sqrt(phi2 * phi2 * m * m * r * 2.0 / n
+                                    + 4.0 * v * phi2 * (1.0 + r * phi * 2.0))
+            else:
+                gamma_n = phi * math.sqrt(phi2 * m * m * r * r + 4.0 * v * (1.0 + r * phi2))
+            alpha = (gamma_n - m * (2.0 + phi2 * r)) / (2.0 * n * (1.0 + r * phi2))
+        alpha = nonnegative_part(alpha)
     else:
         psi, xi = 1.0 + phi2 / 2.0, 1.0 + phi2
         alpha = nonnegative_part((-m * psi + math.sqrt(m * m * phi2 * phi2 / 4.0 + v * phi2 * xi))
                                  / (v * xi))
         alpha = min(params.C, alpha)
-    # sqrt(u) = (-alpha v phi + sqrt(alpha^2 v^2 phi^2 + 4 v)) / 2, written without the
-    # subtraction, which cancelled to 0 once alpha^2 v phi^2 >> 4, and with alpha v formed
-    # first (alpha alone grows like 1/v)
-    alpha_v = alpha * v
-    sqrt_u = 2.0 * v / (alpha_v * phi + math.sqrt(alpha_v * alpha_v * phi2 + 4.0 * v))
+    sqrt_u = 0.5 * (-alpha * v * phi + math.sqrt(alpha * alpha * v * v * phi2 + 4.0 * v))
+    if not usable(sqrt_u):
+        # without the subtraction, which cancelled to 0 once alpha^2 v phi^2 >> 4, and with
+        # alpha v formed first (alpha alone grows like 1/v)
+        alpha_v = alpha * v
+        sqrt_u = 2.0 * v / (alpha_v * phi + math.sqrt(alpha_v * alpha_v * phi2 + 4.0 * v))
     return alpha, alpha * phi / sqrt_u
 
 
