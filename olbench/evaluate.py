@@ -166,14 +166,17 @@ def _check_room(learner, X_chunk, *, total: int | None, offset: int, fresh: bool
                  records=max(total or 0, n_rows) if fresh else n_rows)
 
 
-def _chunks(X: Any, y: Any, chunk_size: int | None) -> Iterator[tuple[Any, Any]]:
+def _chunks(X: Any, y: Any, chunk_size: int | None, labelled: bool = True
+            ) -> Iterator[tuple[Any, Any]]:
     if hasattr(X, "chunks"):  # a stream
         if y is not None:
             raise ValueError("pass labels inside the stream, not as y, when X is a stream")
         yield from X.chunks(chunk_size) if chunk_size else X.chunks()
         return
-    if y is None:
+    if y is None and labelled:
         raise ValueError("labels y are required when X is an array")
+    if y is None:   # an OCO learner's arrays: each row a loss, y unused (RunLabels: zeros)
+        y = np.zeros(_n_rows(X))
     n = _n_rows(X)
     n_labels = _n_rows(y) if np.ndim(y) else 1
     if n_labels != n:  # checked whole: slicing per chunk would drop extra labels silently
@@ -250,7 +253,7 @@ def run(learner, X: Any, y: Any = None, *, loss: str | Loss | None = None,
     elapsed, offset = 0.0, 0
     time_rows: list[int] = []
     time_cum: list[float] = []
-    for X_chunk, y_chunk in _chunks(X, y, chunk_size):
+    for X_chunk, y_chunk in _chunks(X, y, chunk_size, labelled=task != "oco"):
         X_chunk = as_features(X_chunk, offset=offset,
                               check_finite=not learner.non_finite_rows_show_in_output)
         n_rows, d = X_chunk.shape
@@ -258,8 +261,8 @@ def run(learner, X: Any, y: Any = None, *, loss: str | Loss | None = None,
             continue
         if d == 0:
             raise ValueError("features have 0 columns (d = 0): there is nothing to learn from")
+        y_chunk = labels(y_chunk, n_rows, offset)   # first: labels say what the data are
         check_loss_range(learner, X_chunk, offset)
-        y_chunk = labels(y_chunk, n_rows, offset)
         fresh = reset and offset == 0
         _check_room(learner, X_chunk, total=total, offset=offset, fresh=fresh,
                     limit=memory_limit)

@@ -131,12 +131,16 @@ class RunLabels:
         self.scheme: str | None = None   # "pm1" or "01" once seen
 
     def __call__(self, y: Any, n_rows: int, offset: int) -> np.ndarray:
+        if y is None and self.task == "oco":   # each row is a loss: nothing to label
+            return np.zeros(n_rows)
         y = np.asarray(y)
         if y.ndim != 1:
             y = y.reshape(-1) if y.size == n_rows else y
         if y.ndim != 1 or y.shape[0] != n_rows:
             raise ValueError(f"labels have shape {np.shape(y)} but the features have "
                              f"{n_rows} rows (rows {offset}..{offset + n_rows - 1})")
+        if self.task == "oco":
+            return oco_labels(y, offset)
         if self.task != "classification":
             if y.dtype == bool or not np.issubdtype(y.dtype, np.number):
                 raise ValueError(f"regression targets must be real numbers, got dtype {y.dtype}")
@@ -171,6 +175,35 @@ class RunLabels:
     @staticmethod
     def _show(scheme: str) -> str:
         return "{-1, +1}" if scheme == "pm1" else "{0, 1}"
+
+
+def oco_labels(y: np.ndarray, offset: int,
+               who: str = "an online-convex-optimisation learner") -> np.ndarray:
+    """The y of an online-convex-optimisation run: unused, so all 0 (what every OCO stream
+    gives). Nonzero values mean the arrays are a classification or regression dataset (a
+    row of features and its label), which an OCO learner would silently read as losses.
+
+    >>> oco_labels(np.array([1.0, -1.0]), 0)
+    Traceback (most recent call last):
+    ...
+    ValueError: an online-convex-optimisation learner takes each row of X as a loss (or a \
+gradient, the experts' losses) and no labels, but y holds labels [-1.0, 1.0] (first at row 0): \
+these arrays look like a classification or regression dataset; give y as zeros (or None) if X \
+really holds losses, or use one of that task (olbench --list learner)
+    """
+    if y.dtype == bool or not np.issubdtype(y.dtype, np.number):
+        raise ValueError(f"{who} takes no labels; y has dtype "
+                         f"{y.dtype}: give y as zeros (or None)")
+    nonzero = np.flatnonzero(y)
+    if nonzero.size:
+        raise ValueError(
+            f"{who} takes each row of X as a loss (or a "
+            f"gradient, the experts' losses) and no labels, but y holds labels "
+            f"{_preview(np.unique(y[nonzero]).astype(float))} "
+            f"(first at row {offset + int(nonzero[0])}): these arrays look like a classification "
+            "or regression dataset; give y as zeros (or None) if X really holds losses, or use "
+            "one of that task (olbench --list learner)")
+    return y.astype(float)
 
 
 def _preview(values: np.ndarray, k: int = 10) -> str:

@@ -126,8 +126,8 @@ def parse_size(value: Any) -> float | None:
 
 
 # ----------------------------------------------------------------------------- the machine
-def available_memory() -> int | None:
-    """Bytes this process can still allocate without swapping: the kernel's MemAvailable
+def machine_free() -> int | None:
+    """Bytes this machine can still give without swapping: the kernel's MemAvailable
     (and, in a container, what its cgroup's ``memory.max`` leaves); None if unknown."""
     free = None
     try:
@@ -152,6 +152,34 @@ def available_memory() -> int | None:
     except (OSError, ValueError):
         pass
     return free
+
+
+def available_memory() -> int | None:
+    """Bytes this process can still allocate: the machine's (:func:`machine_free`), or less
+    under an address-space limit (:func:`_address_space_left`); None if unknown."""
+    return _smaller(machine_free(), _address_space_left())
+
+
+def _smaller(a: int | None, b: int | None) -> int | None:
+    return a if b is None else b if a is None else min(a, b)
+
+
+def _address_space_left() -> int | None:
+    """What the process's address-space limit (``ulimit -v``, RLIMIT_AS) leaves of it, or
+    None without a limit: past it an allocation fails however much memory the machine has
+    free (an 18.6 GiB kernel RLS matrix under a 4 GiB limit was a MemoryError, not a
+    refusal)."""
+    try:
+        import resource
+
+        soft, _ = resource.getrlimit(resource.RLIMIT_AS)
+        if soft == resource.RLIM_INFINITY:
+            return None
+        with open("/proc/self/statm", encoding="ascii") as statm:
+            used = int(statm.read().split()[0]) * resource.getpagesize()
+    except (ImportError, OSError, ValueError):
+        return None
+    return max(0, soft - used)
 
 
 def usable_cores() -> int:
@@ -192,10 +220,13 @@ def memory_problem(learner, *, n: int, d: int, nnz: int | None = None, limit: An
     if limit_bytes is None:
         if need < UNCHECKED_BELOW:
             return None
-        free = available_memory()
+        machine, left = machine_free(), _address_space_left()
+        free = _smaller(machine, left)
         if free is None or need <= free:
             return None
-        where = f"this machine has {format_bytes(free)} free"
+        where = (f"this machine has {format_bytes(free)} free" if free == machine else
+                 f"this process may allocate {format_bytes(free)} more (its address-space "
+                 f"limit, ulimit -v)")
     elif need <= limit_bytes:
         return None
     else:

@@ -47,8 +47,8 @@ OCO = r"is an online convex optimisation stream \(each row is a loss\)"
 TASK_CASES = {
     "hedge on classification arrays": (
         lambda tmp: run(make_learner("hedge"), X, Y),
-        r"hedge learns from losses in \[0, 1\] .* row 0 has -0.5 in column 1; rescale the "
-        r"losses into \[0, 1\], or for rows of features with labels use a classification"),
+        r"takes each row of X as a loss .* but y holds labels \[-1.0, 1.0\] \(first at row 0\): "
+        r"these arrays look like a classification or regression dataset"),
     "weighted majority with negative losses": (
         lambda tmp: run(make_learner("weighted_majority"), -LOSSES, np.zeros(4)),
         r"weighted_majority learns from losses in \[0, 1\] .* row 0 has -1 in column 1"),
@@ -385,3 +385,61 @@ def test_a_chosen_comparator_of_another_task_is_refused(overrides, message):
 
     with pytest.raises(GridError, match=message):
         build_tasks(_compose(overrides), overrides)
+
+
+# --------------------------------------------------------------------------- arrays of a task
+OCO_LEARNERS = ["eg", "egpm", "ons", "ftl", "ftrl", "hedge", "weighted_majority"]
+
+
+@pytest.mark.parametrize("key", OCO_LEARNERS)
+@pytest.mark.parametrize("data", ["classification", "regression", "a1a-like"])
+def test_oco_learners_refuse_arrays_that_carry_labels(key, data):
+    """Arrays declare no task, but their y does: an OCO learner's rows are losses and y is
+    unused (0), so labels or targets mean a dataset of features (issue 31: EG, ONS, FTL,
+    FTRL ran on separable arrays, Hedge and the weighted majority on a1a's 0/1 features)."""
+    rows = {"classification": (np.abs(X) / 2, Y),
+            "regression": (np.abs(X) / 2, np.array([0.5, -1.5, 2.0, 1.0])),
+            "a1a-like": ((X > 0).astype(float), Y)}[data]
+    with pytest.raises(ValueError, match="takes each row of X as a loss .* but y holds labels"):
+        run(make_learner(key), *rows)
+
+
+@pytest.mark.parametrize("key", OCO_LEARNERS)
+def test_oco_learners_on_arrays_need_no_y(key):
+    """y = None on an OCO learner's arrays is y = 0, the same run."""
+    none, zeros = run(make_learner(key), LOSSES), run(make_learner(key), LOSSES, np.zeros(4))
+    np.testing.assert_array_equal(none.losses, zeros.losses)
+    np.testing.assert_array_equal(none.state["w"], zeros.state["w"])
+
+
+def test_best_point_refuses_labelled_arrays():
+    with pytest.raises(ValueError, match="comparator best_point .* but y holds labels"):
+        make_comparator("best_point").fit(np.abs(X), Y)
+    fit = make_comparator("best_point").fit(LOSSES, np.zeros(4))
+    assert fit.u is not None
+
+
+def test_an_address_space_limit_is_memory_not_free(tmp_path):
+    """Under ``ulimit -v`` an allocation fails however much the machine has free: the
+    refusal counts the limit (issue 31's probe: kernel RLS at n = 50,000 was a MemoryError
+    under a 4 GiB limit)."""
+    import subprocess
+    import sys
+
+    script = tmp_path / "limited.py"
+    script.write_text(
+        "import resource\n"
+        "resource.setrlimit(resource.RLIMIT_AS, (4 << 30, resource.RLIM_INFINITY))\n"
+        "import olbench\nimport olbench.streams\nimport olbench.resources\n"
+        "from olbench.resources import available_memory\n"
+        "assert available_memory() <= 4 << 30, available_memory()\n"
+        "try:\n"
+        "    olbench.run(olbench.make_learner('kernel_rls'), olbench.streams.make_stream("
+        "'linear_regression', n=50000, d=5, seed=0))\n"
+        "except olbench.resources.NotEnoughMemory as error:\n"
+        "    print(error)\n")
+    out = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                         timeout=300)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert "18.6 GiB for 50,000 rows, but this process may allocate" in out.stdout
+    assert "ulimit -v" in out.stdout

@@ -62,7 +62,8 @@ from olbench.comparators._keys import (  # noqa: F401  (content_key: public here
 )
 from olbench.component import Component, OneOf, Registry
 from olbench.features import as_features
-from olbench.learning_task import comparator_mismatch
+from olbench.labels import oco_labels
+from olbench.learning_task import comparator_mismatch, comparator_tasks
 from olbench.losses import DEFAULT_LOSS, get_loss, mistakes
 from olbench.schema import TIMED_OUT
 
@@ -256,6 +257,9 @@ class Comparator(Component):
         if mismatch:   # the stream declares its task: best_point on a classification set...
             raise ValueError(mismatch)
         X, y = _prepare(X, y)
+        if meta is None and comparator_tasks(self) == {"oco"}:   # arrays declare nothing:
+            oco_labels(np.asarray(y), 0, f"comparator {self.key} (online convex "
+                       "optimisation)")                     # y must say "no labels"
         if getattr(self, "loss", "") is None:  # outside a grid, nothing gave the run's loss
             fit = self.clone(loss=DEFAULT_LOSS[_task_of(y, meta)]).fit(
                 X, y, meta, checkpoints=checkpoints, cache=cache)
