@@ -8,6 +8,7 @@ stream, learner or comparator group selects the single cell); ``olbench --help``
 from __future__ import annotations
 
 import hashlib
+import os
 import shlex
 import sys
 import time
@@ -96,8 +97,12 @@ def build_tasks(cfg: DictConfig, overrides: Sequence[str] = (), select: bool = T
                                                                              resolve=True):
             with open_dict(cfg):   # what the report and config.yaml say ran
                 cfg.comparator = comparator
-        return "single", single_cell(cfg.stream, cfg.learner, comparator,
-                                     seeds=seed_list(cfg.run.seeds), **common)
+        # name=... names a single cell's folder too (else "single", not the default
+        # experiment's name, which the composed config carries)
+        given = any(o.split("=", 1)[0].lstrip("+~") == "name" for o in overrides)
+        name = cfg.name if given else "single"
+        return name, single_cell(cfg.stream, cfg.learner, comparator, experiment=name,
+                                 seeds=seed_list(cfg.run.seeds), **common)
     seeds = seed_list(cfg.grid.get("seeds") or cfg.run.seeds)  # an experiment's own seeds
     if cfg.get("select") is None:
         return cfg.name, expand(cfg.grid, experiment=cfg.name, seeds=seeds, **common)
@@ -160,6 +165,7 @@ def execute(cfg: DictConfig, overrides: Sequence[str] = ()) -> int:
 def execute_into(cfg: DictConfig, overrides: Sequence[str] = ()) -> tuple[int, Path]:
     """:func:`execute`, returning the results folder too."""
     name, tasks, published = checked(cfg, overrides)
+    _scheduler_answers(cfg.run)
     folder = results_folder(cfg, name, tasks)
     try:
         return _write_results(cfg, overrides, name, tasks, published, folder), folder
@@ -167,6 +173,16 @@ def execute_into(cfg: DictConfig, overrides: Sequence[str] = ()) -> tuple[int, P
         raise
     except OSError as error:
         raise ResultsNotWritten(folder, error, [t.run_id for t in tasks]) from error
+
+
+def _scheduler_answers(run: DictConfig) -> None:
+    """Raise :class:`SchedulerUnreachable` before the results folder is made when a Dask
+    scheduler is asked for and does not answer (the folder of a run that never started was
+    left behind)."""
+    if run.get("backend") == "dask" and run.get("scheduler"):
+        from olbench.grid import dask_client
+
+        dask_client(run.scheduler, float(run.get("scheduler_timeout", 5))).close()
 
 
 def checked(cfg: DictConfig, overrides: Sequence[str] = ()) -> tuple[str, list[Task], Any]:
@@ -358,6 +374,9 @@ def _hydra_main(cfg: DictConfig) -> None:
     except SchedulerUnreachable as error:
         print(f"olbench: {error}", file=sys.stderr)
         status = 2
+    except BrokenPipeError:   # the reader left (olbench ... | head): the runs are saved
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())   # no flush error
+        status = 141   # what a shell reports for a process ended by SIGPIPE
     if status:
         sys.exit(status)
 

@@ -328,9 +328,26 @@ def task_problems(tasks: list[Task]) -> list[str]:
         if stream is None or learner is None:
             continue
         problems += [p for p in [_same_task_problem(task, stream, learner),
-                                  _rounds_problem(task, stream)]
+                                  _rounds_problem(task, stream),
+                                  _memory_problem(task, stream, learner)]
                      if p is not None and p not in problems]
     return problems
+
+
+def _memory_problem(task: Task, stream: Any, learner: Any) -> str | None:
+    """A run that could not fit whatever the data hold: the learner's footprint at the
+    fewest rows and features the stream's parameters allow (1 where they do not say)
+    already exceeds the memory free or ``run.memory_limit``. What only the data tell is
+    checked again by :func:`olbench.run` before it allocates."""
+    from olbench.resources import memory_problem
+
+    try:
+        problem = memory_problem(learner, n=stream.known_rounds() or 1,
+                                 d=stream.known_features() or 1, limit=task.memory_limit)
+    except (ValueError, TypeError):   # a bad memory_limit: the configuration check names it
+        return None
+    return None if problem is None else (f"learner {registry_key(task.learner)} on stream "
+                                         f"{registry_key(task.stream)}: {problem}")
 
 
 def _spec_key(spec: dict) -> str:

@@ -174,6 +174,19 @@ def _cache_dir(v: Any) -> str | None:
     return None if v is None else writable_folder_problem(v)
 
 
+def _data_dir(v: Any) -> str | None:
+    """A folder given to look for datasets in must be one: a typo would fall back to
+    ../shared/data or the download cache without a word."""
+    if v is None:
+        return None
+    if not isinstance(v, (str, Path)) or not str(v):
+        return "must be a folder path"
+    if not Path(v).expanduser().is_dir():
+        return (f"no folder {str(v)!r} (it comes from OLBENCH_DATA unless given): create it, "
+                "fix the path, or leave it out to look in ../shared/data and the cache")
+    return None
+
+
 def _memory_limit(v: Any) -> str | None:
     from olbench.resources import size_problem
 
@@ -214,7 +227,7 @@ RUN_CHECKS: dict[str, Callable[[Any], str | None]] = {
     "output_dir": writable_folder_problem, "cache_dir": _cache_dir,
     "force": _flag, "progress": _flag, "figures": _figures, "comparators": _flag, "bounds": _flag,
     "scheduler": _optional_text, "name": _run_name, "solver_time_limit": _seconds,
-    "scheduler_timeout": _positive_seconds, "memory_limit": _memory_limit}
+    "scheduler_timeout": _positive_seconds, "memory_limit": _memory_limit, "data_dir": _data_dir}
 
 
 def _unknown_keys(cfg: DictConfig) -> list[str]:
@@ -315,8 +328,8 @@ def config_problems(cfg: DictConfig, overrides: Sequence[str] = (),
         problems.append(f"run.scheduler={_show(run.scheduler)}: only run.backend=dask "
                         f"uses a scheduler (run.backend={_show(run.get('backend'))}); add "
                         f"run.backend=dask, or leave run.scheduler out")
-    if not single_cell and isinstance(grid, DictConfig) and "name" in cfg:
-        check("name", cfg.name, folder_name_problem)   # the experiment's folder
+    if "name" in cfg:
+        check("name", cfg.name, folder_name_problem)   # the experiment's (or cell's) folder
     if isinstance(grid, DictConfig) and grid.get("seeds") is not None:
         check("grid.seeds", grid.seeds, seeds_problem)
     if "loss" in cfg:

@@ -72,6 +72,21 @@ CLI_CASES = {
     "run.name climbs out of run.output_dir": (
         ["learner=pa", "run.name=../escaped"],
         "run.name='../escaped': must be one folder name, without '/' or '..'"),
+    "a single cell's name climbs out of run.output_dir": (
+        ["learner=pa", "name=../../escaped"],
+        "name='../../escaped': must be one folder name, without '/' or '..'"),
+    "a data folder that does not exist": (
+        ["stream=dataset", "stream.name=a1a", "run.data_dir={tmp}/no_such_folder"],
+        "/no_such_folder': no folder"),
+    "a budget that cannot fit, known from the configuration": (
+        ["learner=budget_perceptron", "learner.budget=1000000000", "stream.n=300",
+         "run.memory_limit=8GiB"],
+        "learner budget_perceptron on stream separable: budget_perceptron keeps budget support "
+        "vectors (11 numbers each): 179 GiB for budget=1,000,000,000 and 10 features, but "
+        "memory_limit is 8 GiB"),
+    "a covariance beyond run.memory_limit, known from the configuration": (
+        ["learner=arow", "stream.d=100", "run.memory_limit=1KB"],
+        "learner arow on stream separable: arow keeps a d x d covariance matrix: "),
     "absolute run.name": (
         ["learner=pa", "run.name={tmp}/escaped"], "/escaped': must be one folder name"),
     "experiment name= is a path": (
@@ -125,6 +140,16 @@ def test_refused_before_anything_runs_with_exit_2(case, tmp_path, data_dir):
     assert not (tmp_path / "out").exists() and not (tmp_path / "escaped").exists()
 
 
+def test_a_single_cells_name_names_its_folder(tmp_path):
+    """``name=`` was ignored for a single cell (its results went to single/<hash>)."""
+    out = olbench("learner=pa", "stream.n=50", "name=mine", *QUIET,
+                  f"run.output_dir={tmp_path / 'out'}", cwd=tmp_path)
+    assert out.returncode == 0, out.stderr[-3000:]
+    folders = {p.name for p in (tmp_path / "out").iterdir() if p.is_dir()}
+    assert "mine" in folders and "single" not in folders
+    assert len(list((tmp_path / "out" / "mine").glob("*/results.parquet"))) == 1
+
+
 def test_every_problem_is_said_at_once(tmp_path):
     out = olbench("learner=pa", "stream.n=100", "run.checkpoints=[5000]", "learner.C=-1",
                   "run.name=../x", "run.scheduler=tcp://a:1", "run.seeds=[0,0]", *QUIET,
@@ -171,6 +196,7 @@ def test_an_unreachable_dask_scheduler_is_one_line_after_the_timeout(tmp_path):
         "olbench: no Dask scheduler at run.scheduler=tcp://127.0.0.1:1 within 1 s")
     assert "Traceback" not in out.stderr
     assert time.perf_counter() - start < 25   # Dask's own 30 s are not waited
+    assert not (tmp_path / "single").exists()   # no folder for a run that never started
 
 
 # --------------------------------------------------------------------------- the Python API

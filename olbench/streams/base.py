@@ -89,6 +89,13 @@ class Stream(Component):
         n = getattr(self, "n", None) if "n" in self.param_names() else None
         return None if n is None else int(n)
 
+    def known_features(self) -> int | None:
+        """At least how many features a row has when the parameters say it, without reading
+        or drawing the data (a synthetic stream's ``d``; a bias column may add one); None
+        when only the data can tell."""
+        d = getattr(self, "d", None) if "d" in self.param_names() else None
+        return None if d is None else int(d)
+
     def _cached(self, name: str, build) -> Any:
         """``build()`` once per instance, kept in ``self.__dict__[name]`` (name ends ``_cache``)."""
         value = self.__dict__.get(name)
