@@ -363,6 +363,8 @@ def _closing_lines(table, folder: Path, report: Path) -> int:
 
 @hydra.main(config_path=str(CONF_DIR), config_name="config", version_base=None)
 def _hydra_main(cfg: DictConfig) -> None:
+    if not isinstance(sys.stdout, ReaderMayLeave):
+        sys.stdout = ReaderMayLeave(sys.stdout)
     try:
         status = execute(cfg, HydraConfig.get().overrides.task)
     except GridError as error:
@@ -374,11 +376,43 @@ def _hydra_main(cfg: DictConfig) -> None:
     except SchedulerUnreachable as error:
         print(f"olbench: {error}", file=sys.stderr)
         status = 2
-    except BrokenPipeError:   # the reader left (olbench ... | head): the runs are saved
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())   # no flush error
-        status = 141   # what a shell reports for a process ended by SIGPIPE
+    if isinstance(sys.stdout, ReaderMayLeave) and sys.stdout.left:
+        status = status or 141   # what a shell reports for a process ended by SIGPIPE
     if status:
         sys.exit(status)
+
+
+class ReaderMayLeave:
+    """The terminal's stream, which a reader may close (``olbench ... | head``): the first
+    write that meets the closed pipe sends the rest to /dev/null, and the runs and the results
+    folder are finished and written as they would be (a BrokenPipeError stopped olbench before
+    its first run, with a traceback)."""
+
+    def __init__(self, stream):
+        self._stream = stream
+        self.left = False
+
+    def write(self, text: str) -> int:
+        if not self.left:
+            try:
+                return self._stream.write(text)
+            except BrokenPipeError:
+                self._leave()
+        return len(text)
+
+    def flush(self) -> None:
+        if not self.left:
+            try:
+                self._stream.flush()
+            except BrokenPipeError:
+                self._leave()
+
+    def _leave(self) -> None:
+        self.left = True
+        os.dup2(os.open(os.devnull, os.O_WRONLY), self._stream.fileno())
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
 
 
 def list_datasets() -> int:

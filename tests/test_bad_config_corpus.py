@@ -362,3 +362,16 @@ def test_a_read_only_results_folder_is_one_line_and_resumes(tmp_path):
     again = olbench(*command, cwd=tmp_path)
     assert again.returncode == 0 and "3 of 3 runs reused" in again.stdout
     pd.testing.assert_frame_equal(_table(folder), before)
+
+
+def test_a_closed_pipe_ends_quietly(tmp_path):
+    """``olbench ... | head -c 10``: the reader leaves; a traceback from the summary's print
+    (BrokenPipeError) was what the user saw. The runs are saved; the status is SIGPIPE's."""
+    command = (f"{sys.executable} -c 'from olbench.cli import main; main()' learner=pa "
+               f"stream.n=50 {' '.join(QUIET)} run.output_dir={tmp_path / 'out'} | head -c 10")
+    out = subprocess.run(["bash", "-o", "pipefail", "-c", command], cwd=tmp_path,
+                         capture_output=True, text=True, timeout=300,
+                         env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert "Traceback" not in out.stderr and "BrokenPipe" not in out.stderr, out.stderr
+    assert out.returncode == 141
+    assert len(list((tmp_path / "out" / "single").glob("*/results.parquet"))) == 1
