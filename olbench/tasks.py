@@ -329,9 +329,26 @@ def task_problems(tasks: list[Task]) -> list[str]:
             continue
         problems += [p for p in [_same_task_problem(task, stream, learner),
                                   _rounds_problem(task, stream),
-                                  _memory_problem(task, stream, learner)]
+                                  _memory_problem(task, stream, learner),
+                                  _init_problem(task, stream, learner)]
                      if p is not None and p not in problems]
     return problems
+
+
+def _init_problem(task: Task, stream: Any, learner: Any) -> str | None:
+    """A given initial vector (``learner.init=[...]`` or a file) of another length than the
+    stream's rows, where the stream's parameters say how long they are."""
+    from olbench.learners.initial import initial_weights, is_given
+
+    init, d = getattr(learner, "init", "zeros"), stream.known_features()
+    if d is None or not is_given(init):
+        return None
+    try:
+        initial_weights(init, 0, d)
+    except ValueError as error:
+        return (f"learner {registry_key(task.learner)}: {error} (stream "
+                f"{registry_key(task.stream)})")
+    return None
 
 
 def _memory_problem(task: Task, stream: Any, learner: Any) -> str | None:

@@ -87,6 +87,9 @@ CLI_CASES = {
     "a covariance beyond run.memory_limit, known from the configuration": (
         ["learner=arow", "stream.d=100", "run.memory_limit=1KB"],
         "learner arow on stream separable: arow keeps a d x d covariance matrix: "),
+    "an initial vector of another length than the stream's rows": (
+        ["learner=pa", "stream.d=5", "learner.init=[1,2,3]"],
+        "learner pa: init has 3 numbers but the stream has d = 5 features (stream separable)"),
     "absolute run.name": (
         ["learner=pa", "run.name={tmp}/escaped"], "/escaped': must be one folder name"),
     "experiment name= is a path": (

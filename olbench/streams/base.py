@@ -90,11 +90,14 @@ class Stream(Component):
         return None if n is None else int(n)
 
     def known_features(self) -> int | None:
-        """At least how many features a row has when the parameters say it, without reading
-        or drawing the data (a synthetic stream's ``d``; a bias column may add one); None
-        when only the data can tell."""
-        d = getattr(self, "d", None) if "d" in self.param_names() else None
-        return None if d is None else int(d)
+        """The features of a row (``meta.d``) when the parameters say it, without reading or
+        drawing the data: a synthetic stream's ``d``, plus its bias column; None when only
+        the data can tell."""
+        names = self.param_names()
+        d = getattr(self, "d", None) if "d" in names else None
+        if d is None:
+            return None
+        return int(d) + int(bool(getattr(self, "bias", False)) if "bias" in names else 0)
 
     def _cached(self, name: str, build) -> Any:
         """``build()`` once per instance, kept in ``self.__dict__[name]`` (name ends ``_cache``)."""
