@@ -330,9 +330,26 @@ def task_problems(tasks: list[Task]) -> list[str]:
         problems += [p for p in [_same_task_problem(task, stream, learner),
                                   _rounds_problem(task, stream),
                                   _memory_problem(task, stream, learner),
-                                  _init_problem(task, stream, learner)]
+                                  _init_problem(task, stream, learner),
+                                  _range_problem(task, stream, learner)]
                      if p is not None and p not in problems]
     return problems
+
+
+def _range_problem(task: Task, stream: Any, learner: Any) -> str | None:
+    """A learner of losses in a range (Hedge, the weighted majority: [0, 1]) on a stream
+    whose parameters put its entries outside it (linear losses in [-G, G])."""
+    needed, given = getattr(learner, "loss_range", None), stream.value_range()
+    if needed is None or given is None or needed[0] <= given[0] and given[1] <= needed[1]:
+        return None
+    from olbench.learning_task import learners_for
+
+    others = [k for k in learners_for("oco") if k.split(" ")[0] not in
+              {registry_key(task.learner), "hedge", "weighted_majority"}]
+    return (f"learner {registry_key(task.learner)} learns from losses in "
+            f"[{needed[0]:g}, {needed[1]:g}] but stream {registry_key(task.stream)} has entries "
+            f"in [{given[0]:g}, {given[1]:g}]; use stream=experts, or a learner of such "
+            f"losses: {', '.join(others)}")
 
 
 def _init_problem(task: Task, stream: Any, learner: Any) -> str | None:

@@ -90,6 +90,14 @@ CLI_CASES = {
     "an initial vector of another length than the stream's rows": (
         ["learner=pa", "stream.d=5", "learner.init=[1,2,3]"],
         "learner pa: init has 3 numbers but the stream has d = 5 features (stream separable)"),
+    "an experts learner on gradients in [-G, G]": (
+        ["learner=hedge", "stream=linear_losses", "stream.n=200"],
+        "learner hedge learns from losses in [0, 1] but stream linear_losses has entries in "
+        "[-1, 1]; use stream=experts, or a learner of such losses: eg, egpm"),
+    "the weighted majority on the alternating stream": (
+        ["learner=weighted_majority", "stream=alternating", "stream.G=2"],
+        "learner weighted_majority learns from losses in [0, 1] but stream alternating has "
+        "entries in [-2, 2]"),
     "absolute run.name": (
         ["learner=pa", "run.name={tmp}/escaped"], "/escaped': must be one folder name"),
     "experiment name= is a path": (

@@ -43,5 +43,9 @@ class Alternating(InMemoryStream, key="alternating"):
         self.n = n
         self.G = G
 
+    def value_range(self) -> tuple[float, float]:
+        """Every entry is a gradient coordinate in [-G, G]."""
+        return (-float(self.G), float(self.G))
+
     def _build(self):
         return alternating_losses(int(self.n), float(self.G)), np.zeros(int(self.n)), {}

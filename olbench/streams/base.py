@@ -99,6 +99,11 @@ class Stream(Component):
             return None
         return int(d) + int(bool(getattr(self, "bias", False)) if "bias" in names else 0)
 
+    def value_range(self) -> tuple[float, float] | None:
+        """(low, high) that every row entry lies in when the parameters say it (an OCO
+        stream's losses; the experts' are in [0, 1]); None when they do not."""
+        return None
+
     def _cached(self, name: str, build) -> Any:
         """``build()`` once per instance, kept in ``self.__dict__[name]`` (name ends ``_cache``)."""
         value = self.__dict__.get(name)

@@ -64,6 +64,10 @@ class Experts(InMemoryStream, key="experts"):
         self.switches = switches
         self.seed = seed
 
+    def value_range(self) -> tuple[float, float]:
+        """Every loss is 0 or 1."""
+        return (0.0, 1.0)
+
     @classmethod
     def display_shown(cls, params):
         """N always; the number of switches exactly when the good expert switches.

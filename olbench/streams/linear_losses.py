@@ -37,6 +37,10 @@ class LinearLosses(InMemoryStream, key="linear_losses"):
         self.tilt = tilt
         self.seed = seed
 
+    def value_range(self) -> tuple[float, float]:
+        """Every entry is a gradient coordinate in [-G, G]."""
+        return (-float(self.G), float(self.G))
+
     def _build(self):
         rng = np.random.default_rng(np.random.SeedSequence(int(self.seed)))
         V = rng.standard_normal((int(self.n), int(self.d)))
