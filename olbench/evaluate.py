@@ -19,6 +19,7 @@ takes (:mod:`olbench.learning_task`).
 from __future__ import annotations
 
 import time
+import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -299,6 +300,9 @@ def run(learner, X: Any, y: Any = None, *, loss: str | Loss | None = None,
         raise ValueError(f"checkpoint {timing_points[-1]} is past the last round ({offset})")
     learner._finalize()
     check_final_state(learner)
+    note = labels.one_class_note() if reset and not hasattr(X, "chunks") else None
+    if note:
+        warnings.warn(note, UserWarning, stacklevel=2)
     margins_all, y_all, updated_all = (parts[0] if len(parts) == 1 else np.concatenate(parts)
                                        for parts in (margins, ys, updated))
     return Trace(learner=learner.name, task=task, tie=tie or learner.tie,

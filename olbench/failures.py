@@ -76,8 +76,11 @@ class ResultsNotWritten(OSError):
     def __init__(self, folder: Path, error: OSError, run_ids: list[str]):
         from olbench.results import RunStore
 
-        saved = len(RunStore(folder).finished() & set(run_ids)) \
-            if (folder / "runs").is_dir() else 0
+        try:
+            saved = len(RunStore(folder).finished() & set(run_ids)) \
+                if (folder / "runs").is_dir() else 0
+        except OSError:   # the folder's own path is what failed (a name too long)
+            saved = 0
         where = f" ({error.filename})" if error.filename else ""
         super().__init__(f"cannot write the results in {folder}: {error.strerror or error}"
                          f"{where}; {saved} of {len(run_ids)} runs are saved there: make room "

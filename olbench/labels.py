@@ -129,6 +129,7 @@ class RunLabels:
     def __init__(self, task: str):
         self.task = task
         self.scheme: str | None = None   # "pm1" or "01" once seen
+        self.positive_seen = False       # a +1 (or 1, True) label in any chunk so far
 
     def __call__(self, y: Any, n_rows: int, offset: int) -> np.ndarray:
         if y is None and self.task == "oco":   # each row is a loss: nothing to label
@@ -148,6 +149,7 @@ class RunLabels:
             check_finite_rows(~np.isfinite(y), offset, "target")
             return y
         if y.dtype == bool:
+            self.positive_seen = self.positive_seen or bool(y.any())
             return np.where(y, 1.0, -1.0)
         if not np.issubdtype(y.dtype, np.number):
             raise ValueError(f"classification labels must be numbers in {{-1, +1}} (or {{0, 1}},"
@@ -168,9 +170,20 @@ class RunLabels:
             raise ValueError(f"labels switch from {self._show(self.scheme)} to "
                              f"{self._show(scheme)} at rows {offset}..: use one label set")
         self.scheme = scheme or self.scheme
+        self.positive_seen = self.positive_seen or bool((y == 1).any())
         if y.dtype == np.float64 and not has_zero:
             return y  # already {-1, +1} float64: no copy (the kernels never write to y)
         return np.where(y > 0, 1.0, -1.0)
+
+    def one_class_note(self) -> str | None:
+        """After the last chunk: a warning's text when every label was 0 -- one class of a
+        {0, 1} coding, or the zeros an OCO stream gives (y unused), which a classification
+        learner would read as labels without a word."""
+        if self.task != "classification" or self.scheme != "01" or self.positive_seen:
+            return None
+        return ("every label is 0: read as the {0, 1} coding, every example is of the negative "
+                "class; if the rows are losses (experts, online convex optimisation) and y is "
+                "unused, use a learner of that task (olbench --list learner)")
 
     @staticmethod
     def _show(scheme: str) -> str:

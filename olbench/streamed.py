@@ -19,6 +19,7 @@ memory anyway (synthetic ones are built there).
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
 from typing import Any
 
@@ -258,9 +259,11 @@ def run_streamed(learner, stream, *, loss: str | None = None, checkpoints,
             continue
         inside = (ks > before) & (ks <= before + rows)
         try:
-            trace = run(learner, X, y, loss=loss, tie=tie, reset=trace is None,
-                        memory_limit=memory_limit,
-                        checkpoints=ks[inside] - before if inside.any() else None)
+            with warnings.catch_warnings():   # one chunk of one class is no whole run's
+                warnings.filterwarnings("ignore", message="every label is 0")
+                trace = run(learner, X, y, loss=loss, tie=tie, reset=trace is None,
+                            memory_limit=memory_limit,
+                            checkpoints=ks[inside] - before if inside.any() else None)
         except ValueError as error:   # its row numbers count from the chunk's first round
             raise ValueError(f"rounds {before + 1}-{before + rows} (one chunk; rows counted "
                              f"from its first): {error}") from error

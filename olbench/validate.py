@@ -158,8 +158,13 @@ def folder_name_problem(name: Any) -> str | None:
     >>> folder_name_problem("mine"), folder_name_problem("../escaped")
     (None, "must be one folder name, without '/' or '..' (results stay inside run.output_dir)")
     """
+    if isinstance(name, (int, float)) and not isinstance(name, bool):
+        return (f"must be text, but the command line read {name!r} as a number: quote it, "
+                f"e.g. name='\"{name}\"'")
     if not isinstance(name, str) or not name:
         return "must be a non-empty folder name"
+    if len(name.encode()) > 255:
+        return f"is {len(name.encode())} bytes long; a folder name may have at most 255"
     if (name in (".", "..") or any(c in name for c in "/\\\0")
             or Path(name).is_absolute() or Path(name).name != name):
         return "must be one folder name, without '/' or '..' (results stay inside run.output_dir)"
@@ -175,15 +180,15 @@ def _cache_dir(v: Any) -> str | None:
 
 
 def _data_dir(v: Any) -> str | None:
-    """A folder given to look for datasets in must be one: a typo would fall back to
-    ../shared/data or the download cache without a word."""
+    """The folder datasets are looked for first, and downloaded into (made when missing):
+    a path that is a file cannot be it (a typo of the folder would otherwise be skipped)."""
     if v is None:
         return None
     if not isinstance(v, (str, Path)) or not str(v):
         return "must be a folder path"
-    if not Path(v).expanduser().is_dir():
-        return (f"no folder {str(v)!r} (it comes from OLBENCH_DATA unless given): create it, "
-                "fix the path, or leave it out to look in ../shared/data and the cache")
+    p = Path(v).expanduser()
+    if p.exists() and not p.is_dir():   # (a read-only folder is fine: only read from)
+        return f"{str(p)!r} exists and is not a folder"
     return None
 
 

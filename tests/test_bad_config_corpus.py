@@ -75,9 +75,9 @@ CLI_CASES = {
     "a single cell's name climbs out of run.output_dir": (
         ["learner=pa", "name=../../escaped"],
         "name='../../escaped': must be one folder name, without '/' or '..'"),
-    "a data folder that does not exist": (
-        ["stream=dataset", "stream.name=a1a", "run.data_dir={tmp}/no_such_folder"],
-        "/no_such_folder': no folder"),
+    "a data folder that is a file": (
+        ["stream=dataset", "stream.name=a1a", "run.data_dir={tmp}/../data_file"],
+        "/data_file' exists and is not a folder"),
     "a budget that cannot fit, known from the configuration": (
         ["learner=budget_perceptron", "learner.budget=1000000000", "stream.n=300",
          "run.memory_limit=8GiB"],
@@ -98,6 +98,15 @@ CLI_CASES = {
         ["learner=weighted_majority", "stream=alternating", "stream.G=2"],
         "learner weighted_majority learns from losses in [0, 1] but stream alternating has "
         "entries in [-2, 2]"),
+    "an initial vector of another length than a dataset's rows (its card says 14)": (
+        ["learner=pa", "stream=dataset", "stream.name=australian", "learner.init=[1,2,3]"],
+        "learner pa: init has 3 numbers but the stream has d = 14 features (stream dataset)"),
+    "a results name the command line reads as a number": (
+        ["learner=pa", "name=123"],
+        "name=123: must be text, but the command line read 123 as a number: quote it"),
+    "a results name longer than a folder name may be": (
+        ["learner=pa", "run.name=" + "x" * 300],
+        "is 300 bytes long; a folder name may have at most 255"),
     "absolute run.name": (
         ["learner=pa", "run.name={tmp}/escaped"], "/escaped': must be one folder name"),
     "experiment name= is a path": (
@@ -143,6 +152,7 @@ CLI_CASES = {
 def test_refused_before_anything_runs_with_exit_2(case, tmp_path, data_dir):
     arguments, message = CLI_CASES[case]
     arguments = [a.replace("{tmp}", str(tmp_path)) for a in arguments]
+    (tmp_path.parent / "data_file").write_text("not a folder")
     out = olbench(*arguments, *QUIET, f"run.output_dir={tmp_path / 'out'}", cwd=tmp_path,
                   env={"OLBENCH_DATA": str(data_dir)})
     assert out.returncode == 2, out.stderr[-3000:]

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 import re
+import warnings
 
 import numpy as np
 import pytest
@@ -443,3 +444,23 @@ def test_an_address_space_limit_is_memory_not_free(tmp_path):
     assert out.returncode == 0, out.stderr[-2000:]
     assert "18.6 GiB for 50,000 rows, but this process may allocate" in out.stdout
     assert "ulimit -v" in out.stdout
+
+
+def test_a_classification_learner_on_all_zero_labels_warns():
+    """All-zero y is one class of a {0, 1} coding -- or an OCO stream's unused y, which a
+    classification learner read as labels without a word (ROMMA on experts arrays)."""
+    with pytest.warns(UserWarning, match="every label is 0: read as the {0, 1} coding"):
+        run(make_learner("romma"), LOSSES, np.zeros(4))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        run(make_learner("romma"), X, (Y > 0).astype(int))   # both classes: no warning
+
+
+def test_a_classification_comparator_reads_01_labels_as_run_does():
+    """best_fixed (hinge) on arrays scored a label 0 as y = 0 (every margin 0); it maps
+    {0, 1} to {-1, +1} as olbench.run does, and refuses other labels."""
+    pm1 = make_comparator("best_fixed", loss="hinge").fit(X, Y)
+    zero_one = make_comparator("best_fixed", loss="hinge").fit(X, (Y > 0).astype(int))
+    np.testing.assert_allclose(zero_one.u, pm1.u)
+    with pytest.raises(ValueError, match="found labels not allowed: \\[2.0\\]"):
+        make_comparator("best_fixed", loss="hinge").fit(X, np.array([1.0, 2.0, 1.0, 0.0]))

@@ -62,7 +62,7 @@ from olbench.comparators._keys import (  # noqa: F401  (content_key: public here
 )
 from olbench.component import Component, OneOf, Registry
 from olbench.features import as_features
-from olbench.labels import oco_labels
+from olbench.labels import RunLabels, oco_labels
 from olbench.learning_task import comparator_mismatch, comparator_tasks
 from olbench.losses import DEFAULT_LOSS, get_loss, mistakes
 from olbench.schema import TIMED_OUT
@@ -194,6 +194,14 @@ def _in_row_order(fit: ComparatorFit, order: np.ndarray) -> ComparatorFit:
                    losses=None if fit.losses is None else fit.losses[inverse])
 
 
+def _classification_loss(comparator) -> bool:
+    loss = getattr(comparator, "loss", None)
+    try:
+        return isinstance(loss, str) and get_loss(loss).task == "classification"
+    except ValueError:
+        return False
+
+
 def _task_of(y: np.ndarray, meta) -> str:
     task = getattr(meta, "task", None)
     if task in DEFAULT_LOSS:
@@ -265,6 +273,8 @@ class Comparator(Component):
                 X, y, meta, checkpoints=checkpoints, cache=cache)
             fit.params = {"key": self.key, **self.get_params()}
             return fit
+        if meta is None and _classification_loss(self):   # arrays: labels as run() reads
+            y = RunLabels("classification")(y, X.shape[0], 0)   # them ({0, 1} -> {-1, +1})
         if checkpoints is not None:
             checkpoints = np.unique(np.asarray(checkpoints, dtype=np.int64))
             if checkpoints[0] < 1 or checkpoints[-1] > X.shape[0]:

@@ -191,6 +191,15 @@ plus stream.negative_label=<class> for a pair (the other rows are dropped)
     def task(self) -> str:
         return "regression" if self.card.task == "regression" else "classification"
 
+    def known_features(self) -> int | None:
+        """The card's features, plus the bias column (a catalogue card states them)."""
+        if self.dataset.startswith("openml:"):   # known only once the set is read
+            return None
+        try:
+            return int(self.card.features) + int(bool(self.bias))
+        except (UnknownNameError, TypeError, ValueError):
+            return None
+
     def validate(self) -> None:
         if not isinstance(self.dataset, str):
             raise ValueError(f"Dataset: name must be a dataset name (a string), got "
@@ -214,6 +223,11 @@ plus stream.negative_label=<class> for a pair (the other rows are dropped)
             raise ValueError(f"standardize=True with split={self.split!r}: the two parts "
                              f"would be scaled with different statistics; use normalize")
         self._check_labels(card)
+        if self.data_dir is not None and Path(self.data_dir).expanduser().exists() \
+                and not Path(self.data_dir).expanduser().is_dir():
+            raise ValueError(f"data_dir={self.data_dir!r} is a file, not a folder (the first "
+                             f"place dataset {card.name!r} is looked for, and where it is "
+                             f"downloaded)")
         if card.collection == "openml":    # already read (or a DatasetNotFound) by .card
             return
         for part in self._part_names():
