@@ -30,7 +30,8 @@ def pytest_runtest_setup(item):
 
 def make_data(task: str, seed: int, n: int = 150, d: int = 6, density: float = 1.0,
               zero_rows: bool = False):
-    """A small noisy linear problem; with density < 1 many features are exactly zero."""
+    """A small noisy linear problem; with density < 1 many features are exactly zero (for
+    task "oco" the rows are the losses and y is 0)."""
     rng = np.random.default_rng(seed)
     X = rng.standard_normal((n, d))
     if density < 1.0:
@@ -41,6 +42,8 @@ def make_data(task: str, seed: int, n: int = 150, d: int = 6, density: float = 1
     if task == "classification":
         y = np.sign(X @ u + 0.3 * rng.standard_normal(n))
         y[y == 0] = 1.0
+    elif task == "oco":   # each row is a loss; y is unused and 0, as every OCO stream gives
+        y = np.zeros(n)
     else:
         y = X @ u + 0.1 * rng.standard_normal(n)
     return X, y

@@ -139,7 +139,7 @@ def test_the_readmes_own_study_commands_run(tmp_path):
         print(f"{time.perf_counter() - start:.1f} s: olbench {shlex.join(args)}")
     reports = {p.parts[-3]: p for p in (tmp_path / "results").glob("*/*/report.md")
                if p.parts[-3] != "latest"}
-    assert set(reports) == {"heart", "single", "libol_table", "heart_study"}
+    assert set(reports) == {"heart", "single", "libol_table", "heart_study", "mine"}
     assert _question(reports["heart"]).startswith(
         "How do AROW (r=1), PA-I (C=1) and Perceptron fare on heart_scale (order=permuted), "
         "against BestFixed (loss=hinge), over 5 seeds?")
