@@ -462,5 +462,7 @@ def test_a_classification_comparator_reads_01_labels_as_run_does():
     pm1 = make_comparator("best_fixed", loss="hinge").fit(X, Y)
     zero_one = make_comparator("best_fixed", loss="hinge").fit(X, (Y > 0).astype(int))
     np.testing.assert_allclose(zero_one.u, pm1.u)
+    with pytest.warns(UserWarning, match="every label is 0: read as the {0, 1} coding"):
+        make_comparator("best_fixed", loss="hinge").fit(LOSSES, np.zeros(4))
     with pytest.raises(ValueError, match="found labels not allowed: \\[2.0\\]"):
         make_comparator("best_fixed", loss="hinge").fit(X, np.array([1.0, 2.0, 1.0, 0.0]))

@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import os
 import time
+import warnings
 from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar
 
@@ -274,7 +275,10 @@ class Comparator(Component):
             fit.params = {"key": self.key, **self.get_params()}
             return fit
         if meta is None and _classification_loss(self):   # arrays: labels as run() reads
-            y = RunLabels("classification")(y, X.shape[0], 0)   # them ({0, 1} -> {-1, +1})
+            labels = RunLabels("classification")          # them ({0, 1} -> {-1, +1}),
+            y = labels(y, X.shape[0], 0)                  # with its warning on all-zero y
+            if labels.one_class_note():
+                warnings.warn(labels.one_class_note(), UserWarning, stacklevel=2)
         if checkpoints is not None:
             checkpoints = np.unique(np.asarray(checkpoints, dtype=np.int64))
             if checkpoints[0] < 1 or checkpoints[-1] > X.shape[0]:
