@@ -39,8 +39,13 @@ from olbench.validate import (
 CELL_GROUPS = (col.STREAM, col.LEARNER, col.COMPARATOR)
 
 
+def _override_keys(overrides: Sequence[str]) -> list[str]:
+    """The keys the overrides set (``+learner.C=1`` -> ``learner.C``)."""
+    return [o.split("=", 1)[0].lstrip("+~") for o in overrides]
+
+
 def _is_single_cell(overrides: Sequence[str]) -> bool:
-    keys = [o.split("=", 1)[0].lstrip("+~") for o in overrides]
+    keys = _override_keys(overrides)
     if any(k == col.EXPERIMENT for k in keys):
         return False
     return any(k.split(".", 1)[0] in CELL_GROUPS for k in keys)
@@ -89,8 +94,7 @@ def build_tasks(cfg: DictConfig, overrides: Sequence[str] = (), select: bool = T
                   solver_time_limit=solver_time_limit(cfg.run.get("solver_time_limit")),
                   memory_limit=cfg.run.get("memory_limit"))
     if _runs_single_cell(cfg, overrides):
-        chosen = any(o.split("=", 1)[0].lstrip("+~").split(".")[0] == col.COMPARATOR
-                     for o in overrides)
+        chosen = any(k.split(".")[0] == col.COMPARATOR for k in _override_keys(overrides))
         comparator = cell_comparator(cfg.learner, cfg.get("comparator"), chosen=chosen)
         configured = cfg.get("comparator")
         if comparator is not None and comparator != OmegaConf.to_container(configured,
@@ -99,8 +103,7 @@ def build_tasks(cfg: DictConfig, overrides: Sequence[str] = (), select: bool = T
                 cfg.comparator = comparator
         # name=... names a single cell's folder too (else "single", not the default
         # experiment's name, which the composed config carries)
-        given = any(o.split("=", 1)[0].lstrip("+~") == "name" for o in overrides)
-        name = cfg.name if given else "single"
+        name = cfg.name if "name" in _override_keys(overrides) else "single"
         return name, single_cell(cfg.stream, cfg.learner, comparator, experiment=name,
                                  seeds=seed_list(cfg.run.seeds), **common)
     seeds = seed_list(cfg.grid.get("seeds") or cfg.run.seeds)  # an experiment's own seeds

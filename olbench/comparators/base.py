@@ -277,8 +277,9 @@ class Comparator(Component):
         if meta is None and _classification_loss(self):   # arrays: labels as run() reads
             labels = RunLabels("classification")          # them ({0, 1} -> {-1, +1}),
             y = labels(y, X.shape[0], 0)                  # with its warning on all-zero y
-            if labels.one_class_note():
-                warnings.warn(labels.one_class_note(), UserWarning, stacklevel=2)
+            note = labels.one_class_note()
+            if note:
+                warnings.warn(note, UserWarning, stacklevel=2)
         if checkpoints is not None:
             checkpoints = np.unique(np.asarray(checkpoints, dtype=np.int64))
             if checkpoints[0] < 1 or checkpoints[-1] > X.shape[0]:
