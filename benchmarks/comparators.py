@@ -1,6 +1,6 @@
 """Hindsight comparator fit time against n and d, with the certified gap of each fit.
 
-Cases (each fit cold, no disk cache, after one warm-up fit that compiles the numba kernels):
+Cases (each fit cold, no disk cache, after one warm-up fit that compiles the numba rules):
 
 * ``hinge+ridge``: ``BestFixed(loss="hinge", ridge=1.0)`` on the issue's data
   (X = N(0, 1), y = sign(X w + 0.8 noise));

@@ -2,7 +2,7 @@
 
 Everything before the first run is overhead the user waits through: composing the
 configuration, expanding the tasks (one per seed), checking them, fitting the comparators
-before the runs (:mod:`olbench.prefit`). This script runs the real command in this process,
+before the runs (:mod:`olbench.harness.prefit`). This script runs the real command in this process,
 with the grid's run loop replaced by a stop that prints the elapsed time (so no run is made
 and nothing is written but the results folder's config):
 
@@ -25,7 +25,7 @@ def main(argv: list[str] | None = None) -> float:
     parser.add_argument("--seeds", type=int, default=20_000)
     args = parser.parse_args(argv)
     start, cpu = time.perf_counter(), time.process_time()
-    import olbench.grid as grid
+    import olbench.harness.grid as grid
     from olbench.cli import main as olbench
 
     elapsed = {}

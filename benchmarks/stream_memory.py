@@ -12,9 +12,9 @@ features, labels in {-1,+1}), then, each in a fresh Python process so the figure
 * ``load``: ``sklearn.datasets.load_svmlight_file(path)`` (the whole file in memory);
 * ``vw``: Vowpal Wabbit's text parser (``vowpalwabbit``, if installed) over the same file
   converted to VW's format beforehand (``-t``: predict only, so the pass is mostly parsing);
-* ``run``: one whole olbench run as a grid worker makes it (``olbench.grid.run_task``: the
+* ``run``: one whole olbench run as a grid worker makes it (``olbench.harness.grid.run_task``: the
   stream's scan and meta passes, the PA learner's pass, the metrics table at 25 checkpoints),
-  without comparators, over the file as an *out-of-core* stream (``olbench.streamed``: the
+  without comparators, over the file as an *out-of-core* stream (``olbench.harness.streamed``: the
   in-memory threshold set to 0, so that a file under 256 MiB runs as a larger one does),
   after a warm-up run on a small file (JIT compilation out of the measure);
 * ``fit``: the comparator ``best_fixed loss=squared_hinge ridge=1`` fitted chunk by chunk
@@ -89,8 +89,8 @@ def _one_pass(stream) -> int:
 
 
 def _run_task(path: str):
-    from olbench.grid import run_task
-    from olbench.tasks import expand
+    from olbench.harness.grid import run_task
+    from olbench.harness.tasks import expand
 
     stream = {"key": "libsvm", "params": {"path": path}}
     (task,) = expand({"streams": [stream], "learners": ["pa"], "comparators": []}, seeds=[0],

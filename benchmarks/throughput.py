@@ -123,7 +123,7 @@ def _term(a, b, x, j):
 @numba.njit(inline="always", cache=True, fastmath=False)
 def hdot(a, b, x, blocked):
     """sum_j a[j] x[j] (times b[j] when b is given). ``blocked``: in eight partial sums
-    combined in a fixed order, as olbench sums (olbench/kernels/rows.py); otherwise one term
+    combined in a fixed order, as olbench sums (olbench/rules/rows.py); otherwise one term
     at a time, as olbench summed before the sums were blocked (the "1-chain" column)."""
     n = x.shape[0]
     s0 = s1 = s2 = s3 = s4 = s5 = s6 = s7 = 0.0

@@ -8,8 +8,8 @@
 (1, 2)
 """
 
-from olbench.evaluate import Trace, predict, run
 from olbench.learners import Learner, make_learner
+from olbench.protocol import Trace, predict, run
 
 __version__ = "0.1.0"
 
@@ -18,7 +18,7 @@ __all__ = ["Learner", "Results", "Trace", "compare", "load_results", "make_learn
 
 #: the harness (Hydra, joblib, pandas) loads only when one of these is asked for
 _LAZY = {"run_experiment": "olbench.api", "load_results": "olbench.api", "Results": "olbench.api",
-         "compare": "olbench.comparison"}
+         "compare": "olbench.analysis.comparison"}
 
 
 def __getattr__(name: str):

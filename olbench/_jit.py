@@ -7,7 +7,7 @@ them, so a generic loop runs as fast as one written by hand for a single rule (m
 without inlining, calls cost 10-20 ns per example at d = 20).
 
 Set ``NUMBA_DISABLE_JIT=1`` to run all of it as plain Python (the tests do so once, so that
-coverage sees the kernels).
+coverage sees the rules).
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import numba
 
 # numba leaves LLVM's SLP vectoriser off by default. olbench turns it on: it packs
 # independent scalar operations into vector registers, such as the eight partial sums of a
-# sparse row (dense rows are summed in explicit vector instructions, kernels/lanes.py), and
+# sparse row (dense rows are summed in explicit vector instructions, rules/lanes.py), and
 # measured faster on the full-covariance rules. It does not re-associate anything (fast-math
 # stays off), so results are bit-identical with it on or off (tests/test_reductions.py);
 # only speed changes. It applies to code compiled after this import; an explicit
@@ -32,7 +32,7 @@ JIT_OPTIONS = dict(cache=True, fastmath=False, nogil=True)
 jit = numba.njit(**JIT_OPTIONS)
 
 #: A compiled loop that allocates no arrays, built without numba's runtime (NRT): it then
-#: keeps no reference counts, which cost atomic operations on every round (kernels/loop.py).
+#: keeps no reference counts, which cost atomic operations on every round (rules/loop.py).
 jit_without_runtime = numba.njit(_nrt=False, **JIT_OPTIONS)
 
 #: A small compiled function inlined into its callers (helpers, predict/update rules).

@@ -29,7 +29,7 @@ from typing import Any
 
 import pandas as pd
 
-from olbench.index import read_summary, read_table, resolve
+from olbench.analysis.index import read_summary, read_table, resolve
 
 
 def _literal(value: Any) -> str:
@@ -88,7 +88,7 @@ def overrides_for(experiment: str | None = None, *, seeds: Iterable[int] | None 
 
 def _seeds_literal(seeds: Iterable[int]) -> str:
     """Seeds as an override value: many evenly spaced seeds as ``range(...)`` (a list of
-    20,000 takes Hydra's parser minutes; :func:`olbench.validate.seed_list` reads it).
+    20,000 takes Hydra's parser minutes; :func:`olbench.harness.validate.seed_list` reads it).
 
     >>> _seeds_literal([3, 1]), _seeds_literal(range(20000)), _seeds_literal(range(0, 40, 2))
     ('[3,1]', 'range(0,20000,1)', 'range(0,40,2)')
@@ -177,11 +177,11 @@ def run_experiment(experiment: str | None = None, *, seeds: Iterable[int] | None
     """
     from hydra import compose, initialize_config_dir
 
-    from olbench.cli import command_line, execute_into
-    from olbench.listing import check_overrides, with_option_appends
-    from olbench.overrides import prepared
-    from olbench.tasks import CONF_DIR
-    from olbench.validate import invalid_configuration
+    from olbench.cli import command_line, config_problems_of, execute_into
+    from olbench.harness.listing import check_overrides, with_option_appends
+    from olbench.harness.overrides import prepared
+    from olbench.harness.tasks import CONF_DIR
+    from olbench.harness.validate import invalid_configuration
 
     problems = argument_problems(experiment, seeds, overrides, output_dir=output_dir,
                                  cache_dir=cache_dir, n_jobs=n_jobs, figures=figures,
@@ -197,7 +197,7 @@ def run_experiment(experiment: str | None = None, *, seeds: Iterable[int] | None
     args = overrides_for(experiment, seeds=seeds, overrides=overrides, **params)
     args += [o for o in _flatten({"run": run}) if o.split("=")[0] not in
              {a.split("=")[0] for a in args}]
-    args, problems = prepared(with_option_appends(args))
+    args, problems = prepared(with_option_appends(args), config_problems_of)
     unknown = check_overrides(args)
     problems += [unknown] if unknown else []
     if problems:
@@ -212,8 +212,8 @@ def run_experiment(experiment: str | None = None, *, seeds: Iterable[int] | None
 
 def load_results(spec: str | Path, output_dir: str | Path = "results") -> Results:
     """The results of a folder (a path, or ``experiment/name`` under ``output_dir``) or of
-    an experiment's newest folder (:func:`olbench.index.latest`: the ``latest`` pointer, else
-    the newest folder of the index, else the committed ``<experiment>/canonical``, so
+    an experiment's newest folder (:func:`olbench.analysis.index.latest`: the ``latest`` pointer,
+    else the newest folder of the index, else the committed ``<experiment>/canonical``, so
     ``load_results("novikoff")`` works in a fresh clone). A committed folder holds the
     summary only: ``summary``, ``latex``, ``report`` and ``figures`` work, ``table`` says how
     to recreate it."""
@@ -251,7 +251,7 @@ class Results:
     def summary_text(self) -> str:
         """The summary as the terminal shows it (short names, mean ± std, time as median
         [q1, q3])."""
-        from olbench.report import format_summary
+        from olbench.analysis.report import format_summary
 
         return format_summary(self.summary)
 
@@ -261,13 +261,13 @@ class Results:
 
     def draw(self, out_dir: str | Path | None = None) -> list[Path]:
         """Draw the figures of the table (into ``figures/`` by default); returns their paths."""
-        from olbench.figures import make_figures
+        from olbench.analysis.figures import make_figures
 
         return make_figures(self.table, Path(out_dir or self.folder / "figures"))
 
     @property
     def latex(self) -> str:
-        from olbench.report import latex_table
+        from olbench.analysis.report import latex_table
 
         tex = self.folder / "summary.tex"
         return tex.read_text(encoding="utf-8").rstrip() if tex.exists() else latex_table(
@@ -281,7 +281,7 @@ class Results:
         return f"Results({str(self.folder)!r}, status={self.status})"
 
     def _repr_html_(self) -> str:   # a notebook shows the summary
-        from olbench.report import display_summary
+        from olbench.analysis.report import display_summary
 
         return f"<p><code>{self.folder}</code></p>" + display_summary(self.summary).to_html(
             index=False)

@@ -1,6 +1,6 @@
 """A learner's arithmetic that left float64 on finite data: an error naming the parameter.
 
-The compiled loops stop at the first output that is NaN or infinite (:mod:`olbench.kernels.loop`),
+The compiled loops stop at the first output that is NaN or infinite (:mod:`olbench.rules.loop`),
 and :func:`olbench.run` checks the features of that chunk first: a NaN or infinite feature is
 named with its row. When the features are finite, what overflowed (or underflowed to 0, or
 divided by 0) is the rule's own arithmetic on them: a hyper-parameter too extreme for float64
@@ -33,7 +33,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from olbench.component import Interval
-from olbench.kernels.checks import all_finite
+from olbench.rules.checks import all_finite
 
 #: parameters that pick a replicate, not a scale: never the cause of an overflow
 _REPLICATES = frozenset({"seed", "init_seed"})

@@ -21,15 +21,22 @@ from hydra.core.hydra_config import HydraConfig
 from omegaconf import DictConfig, ListConfig, OmegaConf, open_dict
 
 from olbench import schema as col
-from olbench.failures import ResultsNotWritten, failure_lines
-from olbench.grid import SchedulerUnreachable, run_grid
-from olbench.index import record
-from olbench.interrupt import Terminated, terminate_as_interrupt
-from olbench.learning_task import cell_comparator
-from olbench.results import RunStore
-from olbench.streamed import refuse_unstreamable
-from olbench.tasks import CONF_DIR, GridError, Task, expand, single_cell, task_problems
-from olbench.validate import (
+from olbench.analysis.failures import ResultsNotWritten, failure_lines
+from olbench.analysis.index import record
+from olbench.harness.grid import SchedulerUnreachable, run_grid
+from olbench.harness.interrupt import Terminated, terminate_as_interrupt
+from olbench.harness.results import RunStore
+from olbench.harness.streamed import refuse_unstreamable
+from olbench.harness.tasks import (
+    CONF_DIR,
+    GridError,
+    Task,
+    cell_comparator,
+    expand,
+    single_cell,
+    task_problems,
+)
+from olbench.harness.validate import (
     config_problems,
     invalid_configuration,
     seed_list,
@@ -74,11 +81,11 @@ def solver_time_limit(value) -> float | None:
 
 def selection_stage(cfg: DictConfig, overrides: Sequence[str] = ()):
     """An experiment's parameter-selection stage (its ``select:`` block, run as LIBOL's
-    ``CV_algorithm.m``: :mod:`olbench.selection`): per-stream grids with the chosen values,
+    ``CV_algorithm.m``: :mod:`olbench.harness.selection`): per-stream grids with the chosen values,
     the selection table and ``{learner name: algorithm name}``; None without one."""
     if not selection_stage_needed(cfg, overrides):
         return None
-    from olbench.selection import select_grid
+    from olbench.harness.selection import select_grid
 
     return select_grid(cfg.grid, cfg.select, cache_dir=cfg.run.cache_dir)
 
@@ -109,7 +116,7 @@ def build_tasks(cfg: DictConfig, overrides: Sequence[str] = (), select: bool = T
     seeds = seed_list(cfg.grid.get("seeds") or cfg.run.seeds)  # an experiment's own seeds
     if cfg.get("select") is None:
         return cfg.name, expand(cfg.grid, experiment=cfg.name, seeds=seeds, **common)
-    from olbench.selection import without_selection
+    from olbench.harness.selection import without_selection
 
     grids = selection_stage(cfg, overrides)[0] if select else [without_selection(cfg.grid)]
     return cfg.name, [t for g in grids
@@ -120,7 +127,7 @@ def changed_grid(cfg: DictConfig, overrides: Sequence[str] = ()
                  ) -> tuple[str, list[str]] | None:
     """The experiment whose grid ``overrides`` changed (``grid.*``) and those overrides;
     None when an experiment runs its own grid, and for a single cell."""
-    from olbench.listing import _default_choice
+    from olbench.harness.listing import _default_choice
 
     if _runs_single_cell(cfg, overrides):
         return None
@@ -159,7 +166,7 @@ def execute(cfg: DictConfig, overrides: Sequence[str] = ()) -> int:
 
     Returns the exit status: 0 when every run succeeded and no bound was violated. Raises
     :class:`GridError` for a configuration that cannot run (nothing run), and
-    :class:`~olbench.failures.ResultsNotWritten` when the results folder cannot be written
+    :class:`~olbench.analysis.failures.ResultsNotWritten` when the results folder cannot be written
     (a full disk, a read-only folder: the finished runs are kept).
     """
     return execute_into(cfg, overrides)[0]
@@ -183,7 +190,7 @@ def _scheduler_answers(run: DictConfig) -> None:
     scheduler is asked for and does not answer (the folder of a run that never started was
     left behind)."""
     if run.get("backend") == "dask" and run.get("scheduler"):
-        from olbench.grid import dask_client
+        from olbench.harness.grid import dask_client
 
         dask_client(run.scheduler, float(run.get("scheduler_timeout", 5))).close()
 
@@ -208,9 +215,11 @@ def problems_of(cfg: DictConfig, overrides: Sequence[str] = ()
                 ) -> tuple[list[str], str, list[Task], Any]:
     """Every problem of a composed config, found before anything runs: the options
     (:func:`config_problems`), the published file, every component and pairing
-    (:func:`olbench.tasks.task_problems`); and the name, the tasks (no selection stage run)
+    (:func:`olbench.harness.tasks.task_problems`); and the name, the tasks (no selection stage run)
     and the published table, where they could be made."""
-    problems = config_problems(cfg, overrides, _is_single_cell(overrides))
+    from olbench.analysis.figures import figure_problems
+
+    problems = config_problems(cfg, overrides, _is_single_cell(overrides)) + figure_problems(cfg)
     published, name, tasks = None, "", []
     try:
         published = _published(cfg)
@@ -232,15 +241,20 @@ def problems_of(cfg: DictConfig, overrides: Sequence[str] = ()
     return problems, name, tasks, published
 
 
+def config_problems_of(cfg: DictConfig, overrides: Sequence[str]) -> list[str]:
+    """Only the problems of :func:`problems_of` (what the command line's checks ask)."""
+    return problems_of(cfg, overrides)[0]
+
+
 def selection_stage_needed(cfg: DictConfig, overrides: Sequence[str] = ()) -> bool:
     return not _runs_single_cell(cfg, overrides) and cfg.get("select") is not None
 
 
 def _write_results(cfg: DictConfig, overrides: Sequence[str], name: str, tasks: list[Task],
                    published: Any, folder: Path) -> int:
-    from olbench.figures import captions, make_figures
-    from olbench.report import format_summary, reading_notes, summary_table, write_report
-    from olbench.report_bounds import bound_checks, bound_lines
+    from olbench.analysis.figures import captions, make_figures
+    from olbench.analysis.report import format_summary, reading_notes, summary_table, write_report
+    from olbench.analysis.report_bounds import bound_checks, bound_lines
 
     problem = writable_folder_problem(folder)   # an existing folder made read-only
     if problem:
@@ -288,7 +302,7 @@ def _published(cfg: DictConfig):
     absolute), read and checked; None without one."""
     if not cfg.get("published"):
         return None
-    from olbench.published import read_published
+    from olbench.analysis.published import read_published
 
     path = Path(cfg.published)
     try:
@@ -302,7 +316,7 @@ def selection_sections(cfg: DictConfig, overrides: Sequence[str], summary, folde
     """The report's sections of the selection stage (``selection.csv``) and, given the
     experiment's ``published`` table, of the published numbers beside ours
     (``published.csv``, ``published.tex``); none without a ``select:`` block."""
-    from olbench.report import published_section, selection_section
+    from olbench.analysis.report import published_section, selection_section
 
     selection = selection_stage(cfg, overrides)
     if selection is None:
@@ -311,7 +325,7 @@ def selection_sections(cfg: DictConfig, overrides: Sequence[str], summary, folde
     chosen.to_csv(folder / "selection.csv", index=False)
     parts = selection_section(chosen, algorithms)
     if published is not None:
-        from olbench.published import beside_published
+        from olbench.analysis.published import beside_published
 
         beside = beside_published(summary, published, algorithms)
         beside.to_csv(folder / "published.csv", index=False)
@@ -335,7 +349,7 @@ def one_line_summary(name: str, table, seconds: float) -> str:
 def _all_failed(table, folder: Path, name: str, cfg: DictConfig,
                 overrides: Sequence[str] = ()) -> int:
     """No run succeeded: nothing to summarise or draw; say why, once per distinct error."""
-    from olbench.report import write_report
+    from olbench.analysis.report import write_report
 
     question, config_text = described_grid(cfg, overrides)
     report = write_report(table, folder, experiment=name, question=question,
@@ -428,7 +442,7 @@ def list_datasets() -> int:
 
 def list_choices(args: Sequence[str]) -> int:
     """``olbench --list [group | group=key]``: the choices and their parameters."""
-    from olbench.listing import listing
+    from olbench.harness.listing import listing
 
     try:
         print(listing(args[0] if args else None))
@@ -441,8 +455,8 @@ def list_choices(args: Sequence[str]) -> int:
 def compare_folders(args: Sequence[str]) -> int:
     """``olbench --compare A B [...] [--metric=regret] [--out=DIR] [run.output_dir=DIR]``:
     one table (printed, and compare.csv) and one figure of two or more results folders or
-    experiments (:mod:`olbench.comparison`: where the files go by default)."""
-    from olbench.comparison import compare
+    experiments (:mod:`olbench.analysis.comparison`: where the files go by default)."""
+    from olbench.analysis.comparison import compare
 
     options, sources, unknown = {}, [], []
     for arg in args:
@@ -475,8 +489,8 @@ def compare_folders(args: Sequence[str]) -> int:
 
 def main() -> None:
     """Console entry point (``olbench``)."""
-    from olbench.listing import check_overrides, with_option_appends
-    from olbench.overrides import prepared
+    from olbench.harness.listing import check_overrides, with_option_appends
+    from olbench.harness.overrides import prepared
 
     if sys.argv[1:] == ["--datasets"]:
         sys.exit(list_datasets())
@@ -484,7 +498,7 @@ def main() -> None:
         sys.exit(list_choices(sys.argv[2:]))
     if sys.argv[1:2] == ["--compare"]:
         sys.exit(compare_folders(sys.argv[2:]))
-    arguments, problems = prepared(with_option_appends(sys.argv[1:]))
+    arguments, problems = prepared(with_option_appends(sys.argv[1:]), config_problems_of)
     unknown = check_overrides(arguments)   # before Hydra, whose hint would be to append it
     problems += [unknown] if unknown else []
     if problems:

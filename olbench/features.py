@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
-from olbench.kernels.checks import first_non_finite_row
+from olbench.rules.checks import first_non_finite_row
 
 
 def as_features(X: Any, *, offset: int = 0, check_finite: bool = True):

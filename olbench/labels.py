@@ -172,7 +172,7 @@ class RunLabels:
         self.scheme = scheme or self.scheme
         self.positive_seen = self.positive_seen or bool((y == 1).any())
         if y.dtype == np.float64 and not has_zero:
-            return y  # already {-1, +1} float64: no copy (the kernels never write to y)
+            return y  # already {-1, +1} float64: no copy (the compiled rules never write to y)
         return np.where(y > 0, 1.0, -1.0)
 
     def one_class_note(self) -> str | None:

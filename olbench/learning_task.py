@@ -1,7 +1,7 @@
 """The learning task of a learner, of a stream, of a comparator: one rule that they agree,
-applied before any round runs by :func:`olbench.run`, by a grid (:func:`olbench.tasks.validate`,
-so the command line refuses a mismatch with the rest of the configuration) and by a
-comparator's fit.
+applied before any round runs by :func:`olbench.run`, by a grid
+(:func:`olbench.harness.tasks.validate`, so the command line refuses a mismatch with the rest of
+the configuration) and by a comparator's fit.
 
 Three tasks:
 
@@ -137,46 +137,6 @@ def comparator_mismatch(comparator: Any, data_task: str | None, data: str,
     return (f"comparator {comparator.key} measures {does} runs{rows} but {data} is "
             f"{_article(data_task)} {DOES[data_task]} {kind} ({ROWS[data_task]}); use "
             f"comparator={COMPARATOR_FOR[data_task]}")
-
-
-def cell_comparator(learner_spec: Any, comparator_spec: Any, *, chosen: bool) -> Any:
-    """The comparator of a single cell (``olbench learner=hedge stream=experts``): the one
-    chosen on the command line (``chosen``), refused naming the one to use if it measures
-    another task than the learner's; otherwise the one that measures the learner's task
-    (:data:`COMPARATOR_FOR`): the configured default for classification and regression,
-    ``best_point`` on the learner's feasible set and loss for online convex optimisation.
-    Specs are ``_target_`` mappings (or configs); a component that cannot be built is left
-    to the checks of the configuration, which name the problem."""
-    from hydra.utils import instantiate
-
-    from olbench.tasks import GridError, _plain, component_specs, registry_key
-
-    if comparator_spec is None:
-        return None
-    learner_spec, comparator_spec = _plain(learner_spec), _plain(comparator_spec)
-    try:
-        learner = instantiate(learner_spec, _convert_="all")
-        comparator = instantiate(comparator_spec, _convert_="all")
-    except Exception:
-        return comparator_spec
-    task = getattr(learner, "task", None)
-    if chosen:
-        problem = comparator_mismatch(comparator, task, f"learner {learner.key}", "learner")
-        if problem:
-            raise GridError(problem)
-        return comparator_spec
-    wanted = COMPARATOR_FOR.get(task)
-    if wanted is None or registry_key(comparator_spec) == wanted or task != "oco":
-        return comparator_spec
-    radius = getattr(learner, "radius", 1.0)
-    if radius is None:   # OGD without projection plays in all of R^d
-        raise GridError(f"learner {learner.key} with radius=null plays anywhere in R^d: no "
-                        f"point of a bounded set to compare with; set learner.radius (the "
-                        f"ball best_point compares with) or run.comparators=false")
-    loss = getattr(learner, "loss", "linear")
-    return component_specs("comparator", [{"key": wanted, "params": {
-        "loss": loss if loss in ("linear", "quadratic") else "linear",
-        "domain": getattr(learner, "domain", "ball"), "radius": float(radius)}}])[0]
 
 
 def check_loss_range(learner: Any, X: Any, offset: int = 0) -> None:

@@ -127,7 +127,7 @@ def sums_curve(ks, loss: str, cum_loss, cum_mistakes=None, cum_updates=None,
                test_start: int | None = None) -> pd.DataFrame:
     """The rows of :func:`curve` from cumulative sums already taken at the checkpoints ``ks``
     (a run over an out-of-core stream keeps no per-round record:
-    :class:`olbench.streamed.StreamSummary`); ``test_start`` must be one of ``ks``.
+    :class:`olbench.harness.streamed.StreamSummary`); ``test_start`` must be one of ``ks``.
 
     >>> sums_curve(np.array([2, 4]), "hinge", np.array([1.5, 3.5]), np.array([1, 2]),
     ...            np.array([2, 3]))[["t", "avg_loss", "mistake_rate", "updates"]].values.tolist()
@@ -295,7 +295,7 @@ def _against(base: pd.DataFrame, fits: list, ks, y, *, loss: str, epsilon: float
 def summary_table(summary, *, learner=None, meta=None, fits: dict | None = None,
                   bounds: bool = True) -> pd.DataFrame:
     """:func:`metrics_table` of a run over an out-of-core stream, from its
-    :class:`olbench.streamed.StreamSummary` (cumulative sums at the checkpoints, no
+    :class:`olbench.harness.streamed.StreamSummary` (cumulative sums at the checkpoints, no
     per-round record): the same columns, the comparators' from their streamed fits. The
     theorems read every round's margin, so each one the learner declares is a row saying it
     was not checked, and why."""

@@ -159,7 +159,7 @@ def is_documented(column: str) -> bool:
 #: metrics that summary.csv, the terminal, report.md and summary.tex give as the median and
 #: quartiles over seeds instead of mean ± std: a wall time, where one preempted seed (0.006 ±
 #: 0.013 s beside four seeds of 0.0001 s) must not move the centre; the LIBOL panels draw
-#: the same (olbench.figures.libol)
+#: the same (olbench.analysis.figures.libol)
 MEDIAN_METRICS = (TIME_S,)
 
 
@@ -173,9 +173,9 @@ def summary_stats(metric: str) -> tuple[str, ...]:
     return ("median", "q1", "q3") if metric in MEDIAN_METRICS else ("mean", "std")
 
 
-#: the columns of summary.csv (olbench.report.summary_table): one row per stream x learner x
-#: comparator, statistics over the ok runs (seeds) at each run's final checkpoint; <metric>
-#: stands for each metric of olbench.report.METRICS
+#: the columns of summary.csv (olbench.analysis.report.summary_table): one row per stream x learner
+#: x comparator, statistics over the ok runs (seeds) at each run's final checkpoint; <metric>
+#: stands for each metric of olbench.analysis.report.METRICS
 SUMMARY_COLUMNS = {
     STREAM: "the stream's full name without seed=",
     LEARNER: "the learner's full name without seed=",

@@ -1,4 +1,5 @@
-"""Plain-numpy transcriptions of every published update rule: the oracle for the kernels.
+"""Plain-numpy transcriptions of every published update rule: the oracle for the compiled rules
+(olbench.rules).
 
 Each function takes dense X (n x d) and labels/targets y, runs the rule row by row exactly as
 written in its source, and returns (margins, updated, state) where state has the keys of the

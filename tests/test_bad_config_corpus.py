@@ -20,10 +20,10 @@ import pandas as pd
 import pytest
 
 from olbench import results as results_module
+from olbench.analysis.failures import ResultsNotWritten
 from olbench.api import overrides_for, run_experiment
-from olbench.failures import ResultsNotWritten
-from olbench.tasks import single_cell, task_problems
-from olbench.validate import seed_list
+from olbench.harness.tasks import single_cell, task_problems
+from olbench.harness.validate import seed_list
 
 ROOT = Path(__file__).resolve().parents[1]
 QUIET = ["run.n_jobs=1", "run.progress=false", "run.figures=false"]
@@ -249,7 +249,7 @@ def test_run_experiment_checks_its_arguments_at_the_door(case, tmp_path):
 
 
 def test_an_experiment_of_ones_own_folder_is_a_choice_and_its_typo_is_suggested(tmp_path):
-    from olbench.overrides import prepared
+    from olbench.harness.overrides import prepared
 
     (tmp_path / "experiment").mkdir()
     (tmp_path / "experiment" / "mine.yaml").write_text("# @package _global_\nname: mine\n")
@@ -263,7 +263,7 @@ def test_an_experiment_of_ones_own_folder_is_a_choice_and_its_typo_is_suggested(
 def test_many_seeds_are_given_as_a_range_and_checked_once(monkeypatch):
     assert overrides_for(learner="pa", seeds=range(20000))[-1] == "run.seeds=range(0,20000,1)"
     assert seed_list("range(0,20000,1)") == list(range(20000))
-    import olbench.tasks as tasks
+    import olbench.harness.tasks as tasks
 
     built = []
     real = tasks.instantiate

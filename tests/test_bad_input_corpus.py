@@ -24,8 +24,8 @@ from omegaconf import OmegaConf
 from olbench import make_learner, run
 from olbench.checkpoints import log_checkpoints
 from olbench.component import Interval
+from olbench.harness.validate import config_problems
 from olbench.streams import make_stream
-from olbench.validate import config_problems
 
 ROOT = Path(__file__).resolve().parents[1]
 X = np.array([[1.0, 0.5], [-1.0, 0.2], [0.8, 1.0], [0.1, -0.3]])

@@ -29,10 +29,10 @@ from hypothesis import strategies as st
 
 from olbench import make_learner, run
 from olbench.component import Interval, InvalidParameterError, OneOf
-from olbench.kernels import cw as cw_rule
-from olbench.kernels.sets import project_numpy
+from olbench.harness.listing import describe
 from olbench.learners import Learner
-from olbench.listing import describe
+from olbench.rules import cw as cw_rule
+from olbench.rules.sets import project_numpy
 
 RNG = np.random.default_rng(31)
 X = RNG.standard_normal((40, 4))

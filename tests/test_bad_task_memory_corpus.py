@@ -139,8 +139,8 @@ def test_learners_of_another_task_on_a1a(key):
 
 
 def test_the_grid_and_run_apply_the_same_rule():
-    """The command line's check (olbench.tasks.validate) is the API's: same sentence."""
-    from olbench.tasks import GridError, single_cell, validate
+    """The command line's check (olbench.harness.tasks.validate) is the API's: same sentence."""
+    from olbench.harness.tasks import GridError, single_cell, validate
 
     stream = {"_target_": "olbench.streams.Experts", "n": 20}
     learner = {"_target_": "olbench.learners.romma.ROMMA"}
@@ -307,8 +307,8 @@ def test_kernel_learners_keep_news20_like_rows_sparse():
 
 # ------------------------------------------------------------------ the command line
 def test_run_memory_limit_reaches_every_run_of_a_grid():
-    from olbench.grid import run_task
-    from olbench.tasks import single_cell
+    from olbench.harness.grid import run_task
+    from olbench.harness.tasks import single_cell
 
     stream = {"_target_": "olbench.streams.LinearRegression", "n": 3000, "d": 5}
     learner = {"_target_": "olbench.learners.kernel.KernelRLS"}
@@ -323,7 +323,7 @@ def test_run_memory_limit_reaches_every_run_of_a_grid():
 def test_run_memory_limit_is_checked_with_the_configuration():
     from omegaconf import OmegaConf
 
-    from olbench.validate import config_problems
+    from olbench.harness.validate import config_problems
 
     cfg = OmegaConf.create({"loss": None, "grid": None, "run": {"memory_limit": "lots"}})
     assert config_problems(cfg) == ["run.memory_limit='lots': must be a positive number of "
@@ -341,7 +341,7 @@ def test_n_jobs_beyond_the_cores_is_capped_with_a_warning(capsys):
 def _compose(overrides):
     from hydra import compose, initialize_config_dir
 
-    from olbench.tasks import CONF_DIR
+    from olbench.harness.tasks import CONF_DIR
 
     with initialize_config_dir(config_dir=str(CONF_DIR), version_base=None):
         return compose("config", overrides=overrides)
@@ -382,7 +382,7 @@ def test_an_oco_cell_is_measured_against_the_best_point_of_its_set(learner, comp
 ])
 def test_a_chosen_comparator_of_another_task_is_refused(overrides, message):
     from olbench.cli import build_tasks
-    from olbench.tasks import GridError
+    from olbench.harness.tasks import GridError
 
     with pytest.raises(GridError, match=message):
         build_tasks(_compose(overrides), overrides)

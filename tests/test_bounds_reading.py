@@ -16,10 +16,10 @@ import pandas as pd
 from naive import perceptron as naive_perceptron
 
 import olbench
+from olbench.analysis.report import bound_checks, summary_table
 from olbench.bounds import BoundViolation
 from olbench.comparators import BestFixed, make_comparator
 from olbench.metrics import metrics_table
-from olbench.report import bound_checks, summary_table
 from olbench.streams import make_stream
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -139,7 +139,7 @@ def test_summary_and_bound_checks_mark_a_bound_that_never_binds():
     assert checks.loc["Perceptron[eta=1.0,tie=novikoff]", "status"] == "vacuous"
     assert checks.loc["ROMMA[variant=paper,tie=novikoff]", "status"] == "holds"
     assert checks.loc["ROMMA[variant=paper,tie=novikoff]", "final_ratio"] == 10.0 / 50.0
-    from olbench.report_bounds import bound_lines
+    from olbench.analysis.report_bounds import bound_lines
 
     lines = bound_lines(bound_checks(table))
     assert lines[0] == "bounds at the final round (median over runs):"
@@ -187,7 +187,7 @@ def test_terminal_lines_put_violations_first_give_skip_reasons_and_stop_at_the_l
     Perceptron's Novikoff check is skipped on the noisy stream."""
     from synthetic_table import make_table
 
-    from olbench.report_bounds import bound_lines
+    from olbench.analysis.report_bounds import bound_lines
 
     checks = bound_checks(make_table())
     lines = bound_lines(checks)
@@ -207,7 +207,7 @@ def test_a_regret_bound_vacuous_in_some_runs_only_still_holds_and_says_where():
             for seed, bound in ((0, 150.0), (1, 50.0), (2, 40.0))]
     (row,) = bound_checks(pd.DataFrame(rows)).to_dict("records")
     assert (row["status"], row["vacuous"], row["final_bound"]) == ("holds", 1, 50.0)
-    from olbench.report_bounds import bound_lines
+    from olbench.analysis.report_bounds import bound_lines
 
     assert bound_lines(pd.DataFrame([row]))[1].endswith(": holds (vacuous in 1 of 3 runs)")
     every = pd.DataFrame(rows).assign(bound=150.0, bound_vacuous=True)

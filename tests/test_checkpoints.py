@@ -11,9 +11,9 @@ import pytest
 
 from olbench import schema as col
 from olbench.checkpoints import linear_checkpoints, log_checkpoints, make_checkpoints
-from olbench.grid import run_task
-from olbench.listing import listing
-from olbench.tasks import Task
+from olbench.harness.grid import run_task
+from olbench.harness.listing import listing
+from olbench.harness.tasks import Task
 
 DRIFT = {"_target_": "olbench.streams.Drift", "n": 400, "d": 3, "mode": "switch",
          "switch_at": [200], "seed": 0}

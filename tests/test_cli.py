@@ -13,7 +13,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from olbench.results import RunStore
+from olbench.harness.results import RunStore
 
 ROOT = Path(__file__).resolve().parents[1]
 OLBENCH = [sys.executable, "-c", "from olbench.cli import main; main()"]

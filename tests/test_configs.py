@@ -65,7 +65,7 @@ def test_every_experiment_composes_and_its_grid_validates(name):
     from hydra import compose, initialize_config_dir
 
     from olbench.cli import build_tasks
-    from olbench.tasks import validate
+    from olbench.harness.tasks import validate
 
     with initialize_config_dir(config_dir=str(CONF), version_base=None):
         cfg = compose(config_name="config", overrides=[f"experiment={name}"])

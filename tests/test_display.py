@@ -2,11 +2,11 @@
 
 import pytest
 
+from olbench.analysis.views import display_name
 from olbench.comparators import Comparator
 from olbench.component import parse_name
 from olbench.learners import Learner, make_learner
 from olbench.streams import Stream
-from olbench.views import display_name
 
 
 @pytest.mark.parametrize("name, short", [

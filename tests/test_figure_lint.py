@@ -1,5 +1,5 @@
-"""The figure lint (olbench/figures/lint.py): first that each of its checks fires on a figure
-that has the defect and stays quiet on one that has not; then the rule it enforces: every
+"""The figure lint (olbench/analysis/figures/lint.py): first that each of its checks fires on a
+figure that has the defect and stays quiet on one that has not; then the rule it enforces: every
 registered figure kind, and compare.png, drawn from the tables of small real grids run here,
 passes it, every page of it. A new figure kind without a table here fails the coverage test.
 """
@@ -15,7 +15,7 @@ import pytest
 from matplotlib.figure import Figure
 
 from olbench import figures
-from olbench.figures.lint import MAX_SIZE, lint
+from olbench.analysis.figures.lint import MAX_SIZE, lint
 
 
 def _kinds(problems: list[str]) -> set[str]:
@@ -146,8 +146,8 @@ def test_lint_keeps_the_figure_usable(tmp_path):
 
 # --------------------------------------------------------------------------- real tables
 def _run(grid: dict, seeds, tmp: Path, checkpoints=8, spacing: str = "log") -> tuple:
-    from olbench.grid import run_grid
-    from olbench.tasks import expand
+    from olbench.harness.grid import run_grid
+    from olbench.harness.tasks import expand
 
     tasks = expand(grid, seeds=seeds, checkpoints=checkpoints, spacing=spacing)
     table = run_grid(tasks, tmp, n_jobs=1, backend="sequential", progress=False)
@@ -207,7 +207,7 @@ def runs(tmp_path_factory) -> dict[str, tuple]:
     from hydra import compose, initialize_config_dir
 
     from olbench.cli import build_tasks
-    from olbench.grid import run_task
+    from olbench.harness.grid import run_task
 
     tmp = tmp_path_factory.mktemp("lint")
     out = {"mixed": _run(MIXED, (0, 1, 2), tmp / "mixed"),
@@ -263,8 +263,8 @@ def test_every_figure_of_the_table_passes_the_lint(case, drawn):
 def test_compare_png_passes_the_lint_with_its_rate_axis_on_the_curves(runs, tmp_path):
     """Two runs of the classification block (seeds 0 and 1 against seed 2), compared: the
     mistake-rate axis is scaled to the curves past the first rounds, not 0 to 1."""
-    from olbench.comparison import compare_figure
-    from olbench.figures.libol import RATE_FROM
+    from olbench.analysis.comparison import compare_figure
+    from olbench.analysis.figures.libol import RATE_FROM
 
     table, _ = runs["mixed"]
     tables = {"a/first": table[table["seed"] < 2], "b/second": table[table["seed"] == 2]}
@@ -282,7 +282,7 @@ def test_compare_png_passes_the_lint_with_its_rate_axis_on_the_curves(runs, tmp_
 def test_each_regret_panel_spans_its_own_streams_rounds(runs):
     """The √t and log t references follow each stream's own rounds: a panel of a 300-round
     stream does not run to the 3000 rounds of another."""
-    from olbench.figures import regret
+    from olbench.analysis.figures import regret
 
     table, _ = runs["mixed"]
     made = regret.regret_figure(table, loglog=True)
@@ -296,7 +296,7 @@ def test_each_regret_panel_spans_its_own_streams_rounds(runs):
 
 
 def views_final(table: pd.DataFrame) -> pd.DataFrame:
-    from olbench.views import per_checkpoint
+    from olbench.analysis.views import per_checkpoint
 
     cp = per_checkpoint(table)
     return cp.groupby("stream_label", as_index=False)["t"].max()
@@ -306,7 +306,7 @@ def test_regret_against_its_bound_keeps_the_small_curve_readable(runs):
     """FTL's regret grows like T, FTRL's like √T: on one linear axis FTRL is a flat line at
     zero. Its panel is drawn on log axes, where FTRL's curve spans a good part of the
     height; the Experts panels name N."""
-    from olbench.figures import regret_bounds
+    from olbench.analysis.figures import regret_bounds
 
     table, _ = runs["mixed"]
     made = regret_bounds.regret_vs_bound_figure(table)
@@ -324,7 +324,7 @@ def test_regret_against_its_bound_keeps_the_small_curve_readable(runs):
 
 
 def test_exponent_rows_name_learner_comparator_and_stream_once_each(runs):
-    from olbench.figures.regret_exponents import exponent_table, regret_exponents_figure
+    from olbench.analysis.figures.regret_exponents import exponent_table, regret_exponents_figure
 
     table, _ = runs["drift"]
     ex = exponent_table(table).dropna(subset=["exponent"])
@@ -337,7 +337,7 @@ def test_exponent_rows_name_learner_comparator_and_stream_once_each(runs):
 
 
 def test_the_heatmap_says_when_three_seeds_cannot_give_a_star(runs):
-    from olbench.figures.outlier_heatmap import heatmap_cells, smallest_p, star_note
+    from olbench.analysis.figures.outlier_heatmap import heatmap_cells, smallest_p, star_note
 
     table, _ = runs["outliers"]
     cells, _, _ = heatmap_cells(table)
@@ -354,7 +354,7 @@ def test_the_heatmap_says_when_three_seeds_cannot_give_a_star(runs):
 def test_sixteen_learners_and_more_differ_in_colour_and_marker():
     """LIBOL's sixteen (and up to 81 learners): no two alike in colour and marker, so the
     line style is never all that tells two curves apart."""
-    from olbench.figures.style import learner_styles
+    from olbench.analysis.figures.style import learner_styles
 
     for count in (16, 81):
         styles = learner_styles([f"learner {i:02d}" for i in range(count)])
@@ -365,8 +365,8 @@ def test_sixteen_learners_and_more_differ_in_colour_and_marker():
 def test_a_pa_variant_near_pa_in_every_cell_is_named_not_drawn(runs):
     """PA-I is drawn beside PA only where some cell's AROW − PA differs by more than the
     tolerance; the largest difference, from the table's final rows, decides."""
-    from olbench.figures.outlier_heatmap import CELL, drawn_variants, heatmap_cells
-    from olbench.views import final_rows
+    from olbench.analysis.figures.outlier_heatmap import CELL, drawn_variants, heatmap_cells
+    from olbench.analysis.views import final_rows
 
     table, _ = runs["outliers"]
     cells, _, varying = heatmap_cells(table)

@@ -12,7 +12,7 @@ import pytest
 from synthetic_table import LEARNERS, make_table
 
 from olbench import figures, views
-from olbench.figures import boundaries, bounds, final, libol, mistakes, regret, style
+from olbench.analysis.figures import boundaries, bounds, final, libol, mistakes, regret, style
 
 PNG_MAGIC, PDF_MAGIC = b"\x89PNG\r\n\x1a\n", b"%PDF-"
 #: the learners as figures name them (display names; the data keeps the full names)
@@ -214,7 +214,7 @@ def test_a_new_figure_is_one_registered_builder(table, monkeypatch):
     caption reaches captions(); a stem is registered once."""
     from matplotlib.figure import Figure
 
-    from olbench.figures import registry
+    from olbench.analysis.figures import registry
 
     monkeypatch.setattr(registry, "FIGURES", dict(registry.FIGURES))
 
@@ -354,9 +354,9 @@ def test_windowed_mistake_rate_marks_the_switch_of_a_drifting_stream():
     """Real runs of the Perceptron on a stream whose target switches at round 200: the
     figure's steps are the mistakes per round within each window (computed here from the
     cumulative counts), and the switch is a vertical line at t = 200."""
-    from olbench.figures import drift
-    from olbench.grid import run_task
-    from olbench.tasks import Task
+    from olbench.analysis.figures import drift
+    from olbench.harness.grid import run_task
+    from olbench.harness.tasks import Task
 
     stream = {"_target_": "olbench.streams.Drift", "n": 400, "d": 3, "mode": "switch",
               "switch_at": [200]}
@@ -399,7 +399,7 @@ def _swept_table() -> pd.DataFrame:
 
 
 def test_sweep_figure_is_drawn_for_every_swept_parameter_with_95_intervals():
-    from olbench.figures import sweep
+    from olbench.analysis.figures import sweep
 
     table = _swept_table()
     made = figures.FIGURES["sweep"].build(table)      # as build_figures draws it
@@ -431,7 +431,7 @@ def test_sweep_figure_is_drawn_for_every_swept_parameter_with_95_intervals():
 
 
 def test_novikoff_figure_puts_every_margin_on_one_log_log_axis(table):
-    from olbench.figures import novikoff
+    from olbench.analysis.figures import novikoff
 
     fig = novikoff.novikoff_figure(table)
     (ax,) = fig.axes
@@ -458,9 +458,9 @@ def test_regression_figures_average_loss_and_the_fitted_sinc_curve():
     from hydra.utils import instantiate
 
     import olbench
-    from olbench.figures import regression
-    from olbench.grid import run_task
-    from olbench.tasks import Task
+    from olbench.analysis.figures import regression
+    from olbench.harness.grid import run_task
+    from olbench.harness.tasks import Task
 
     stream = {"_target_": "olbench.streams.Sinc", "n": 60}
     learner = {"_target_": "olbench.learners.pa.PARegressor"}
@@ -488,9 +488,9 @@ def test_regression_figures_average_loss_and_the_fitted_sinc_curve():
 def test_no_fitted_function_over_several_passes():
     """A stream of several passes over 1-D inputs (Sugiyama's Fig. 31.9) has one x per input
     but a round per pass: the fitted-function figure leaves it out rather than fail."""
-    from olbench.figures import regression
-    from olbench.grid import run_task
-    from olbench.tasks import Task
+    from olbench.analysis.figures import regression
+    from olbench.harness.grid import run_task
+    from olbench.harness.tasks import Task
 
     sinc = {"_target_": "olbench.streams.Sinc", "n": 30}
     passes = {"_target_": "olbench.streams.Passes", "stream": sinc, "passes": 3}

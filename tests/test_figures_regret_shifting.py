@@ -6,9 +6,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from olbench.figures import regret, regret_bounds, regret_shifting
-from olbench.grid import run_task
-from olbench.tasks import Task
+from olbench.analysis.figures import regret, regret_bounds, regret_shifting
+from olbench.harness.grid import run_task
+from olbench.harness.tasks import Task
 
 
 def _lines(ax):

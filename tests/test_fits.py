@@ -12,11 +12,11 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from olbench.analysis.report import display_summary, format_summary, summary_table, write_report
 from olbench.comparators import Comparator
-from olbench.grid import run_grid
-from olbench.report import display_summary, format_summary, summary_table, write_report
-from olbench.results import RunStore
-from olbench.tasks import expand
+from olbench.harness.grid import run_grid
+from olbench.harness.results import RunStore
+from olbench.harness.tasks import expand
 
 
 @pytest.fixture
@@ -156,7 +156,7 @@ def test_the_time_limit_is_a_run_option_that_reaches_the_workers(tmp_path):
     """``run.solver_time_limit`` (shown by ``olbench --list run``, checked up front) is the
     limit the solvers in loky workers run under: at 0 s every fit is a time-out naming it."""
     from olbench import run_experiment
-    from olbench.listing import listing
+    from olbench.harness.listing import listing
 
     assert "solver_time_limit" in listing("run")
     res = run_experiment(learner="pa", stream="noisy", seeds=[0, 1], n_jobs=2, figures=False,
@@ -180,7 +180,7 @@ def test_the_time_limit_is_a_run_option_that_reaches_the_workers(tmp_path):
 
 def test_the_latex_table_flags_a_mean_over_fewer_runs():
     """A row whose mistake rate covers 2 of its 3 runs (one run failed) says so in LaTeX."""
-    from olbench.report import latex_table
+    from olbench.analysis.report import latex_table
 
     summary = pd.DataFrame({"stream": ["S"], "learner": ["PA[C=1.0,variant=pa1]"], "runs": [3],
                             "mistake_rate_mean": [0.25], "mistake_rate_std": [0.01],
@@ -196,7 +196,7 @@ def test_the_regret_figure_states_the_runs_of_each_curve(tmp_path):
     """Two learners, three seeds, PA-I with the regret of seed 0 only (its comparator timed
     out on the others): its legend entry says 1 of 3 seeds, the Perceptron's 3, and the title
     does not claim one count for all."""
-    from olbench.figures.regret import regret_figure
+    from olbench.analysis.figures.regret import regret_figure
 
     grid = {"streams": [{"key": "noisy", "params": {"n": 300, "d": 4}}],
             "learners": ["perceptron", {"key": "pa", "params": {"variant": "pa1"}}],

@@ -8,9 +8,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from olbench.grid import run_grid, run_task
-from olbench.results import RunStore, read_results
-from olbench.tasks import GridError, child_seed, expand, validate
+from olbench.harness.grid import run_grid, run_task
+from olbench.harness.results import RunStore, read_results
+from olbench.harness.tasks import GridError, child_seed, expand, validate
 
 GRID = {
     "streams": [{"key": "separable", "params": {"n": 300, "d": 4, "gamma": 0.1, "R": 1.0}},
@@ -133,7 +133,7 @@ def test_file_streams_are_parsed_once_per_grid_and_reparsed_when_the_file_change
     from sklearn.datasets import dump_svmlight_file
 
     from olbench import streamed
-    from olbench.streamed import load_stream
+    from olbench.harness.streamed import load_stream
 
     rng = np.random.default_rng(0)
     X = rng.standard_normal((200, 3))

@@ -13,11 +13,11 @@ import pytest
 import olbench
 from olbench import make_learner, run
 from olbench import schema as col
+from olbench.analysis.report import summary_table
+from olbench.analysis.views import display_name
 from olbench.bounds import bound_table
 from olbench.component import InvalidParameterError
-from olbench.report import summary_table
-from olbench.tasks import expand
-from olbench.views import display_name
+from olbench.harness.tasks import expand
 
 W0 = [0.5, -1.0, 2.0]
 
@@ -140,7 +140,7 @@ def test_a_given_vector_from_command_line_overrides(tmp_path):
 
 
 def test_list_shows_what_init_accepts():
-    from olbench.listing import listing
+    from olbench.harness.listing import listing
 
     line = next(r for r in listing("learner=pa").splitlines() if r.split()[0] == "init")
     assert line.split(None, 2)[1:] == ["zeros", "'zeros', 'randn', a list of d numbers, or a "

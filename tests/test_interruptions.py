@@ -17,9 +17,9 @@ import pandas as pd
 import pytest
 
 from olbench import results
-from olbench.grid import run_grid, run_task
-from olbench.results import RunLocks, RunStore, read_results, verify
-from olbench.tasks import expand
+from olbench.harness.grid import run_grid, run_task
+from olbench.harness.results import RunLocks, RunStore, read_results, verify
+from olbench.harness.tasks import expand
 
 ROOT = Path(__file__).resolve().parents[1]
 GRID = {"streams": [{"key": "separable", "params": {"n": 300, "d": 3}}],

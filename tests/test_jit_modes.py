@@ -1,4 +1,4 @@
-"""The kernels run as plain Python (NUMBA_DISABLE_JIT=1, so coverage sees them) with the same
+"""The compiled rules run as plain Python (NUMBA_DISABLE_JIT=1, so coverage sees them) with the same
 results, and compiled loops are loaded from numba's on-disk cache in a new process."""
 
 from __future__ import annotations
@@ -19,18 +19,18 @@ def _python(code: str, **env: str) -> str:
     return result.stdout
 
 
-def test_exactness_and_contract_suites_pass_without_jit_and_cover_the_kernels(tmp_path):
-    """As stumpy does: the kernels as plain Python, so that coverage sees every rule. The
+def test_exactness_and_contract_suites_pass_without_jit_and_cover_the_rules(tmp_path):
+    """As stumpy does: the rules as plain Python, so that coverage sees every rule. The
     exactness suite (one seed), the learner contract suite and the reductions' documented
-    order must pass, and cover nearly every line of olbench/kernels (the README's
-    development section quotes the figure). kernels/lanes.py is left out of the measure: it
+    order must pass, and cover nearly every line of olbench/rules (the README's
+    development section quotes the figure). rules/lanes.py is left out of the measure: it
     generates LLVM IR, which runs only while numba compiles (tests/test_reductions.py checks
     its output bit for bit in compiled runs)."""
     data = tmp_path / ".coverage"
     env = {**os.environ, "NUMBA_DISABLE_JIT": "1", "COVERAGE_FILE": str(data)}
     result = subprocess.run(
-        [sys.executable, "-m", "coverage", "run", "--source=olbench/kernels",
-         "--omit=olbench/kernels/lanes.py", "-m", "pytest",
+        [sys.executable, "-m", "coverage", "run", "--source=olbench/rules",
+         "--omit=olbench/rules/lanes.py", "-m", "pytest",
          "-q", "-p", "no:cacheprovider", "--no-header", "tests/test_learners_exact.py",
          "tests/test_learner_contract.py", "tests/test_reductions.py",
          "-k", "not compiled_equals_naive or 0]"],
@@ -40,7 +40,7 @@ def test_exactness_and_contract_suites_pass_without_jit_and_cover_the_kernels(tm
     report = subprocess.run([sys.executable, "-m", "coverage", "report", "--format=total"],
                             cwd=ROOT, capture_output=True, text=True, env=env, timeout=60)
     total = float(report.stdout.strip())
-    print(f"olbench/kernels line coverage without JIT: {total:.0f}%")
+    print(f"olbench/rules line coverage without JIT: {total:.0f}%")
     assert total >= 95, subprocess.run([sys.executable, "-m", "coverage", "report", "-m"],
                                        cwd=ROOT, capture_output=True, text=True,
                                        env=env).stdout
@@ -48,7 +48,7 @@ def test_exactness_and_contract_suites_pass_without_jit_and_cover_the_kernels(tm
 
 CACHE_PROBE = """
 import numpy as np, olbench
-from olbench.kernels import pa
+from olbench.rules import pa
 olbench.run(olbench.make_learner("pa"), np.eye(3), np.ones(3))
 stats = pa.CLASSIFICATION.run_dense.stats
 print(sum(stats.cache_hits.values()), sum(stats.cache_misses.values()))

@@ -18,7 +18,7 @@ from olbench.bounds import BoundViolation, RunRecord
 from olbench.bounds.kernel import FORGETRON_MISTAKES, KERNEL_NOVIKOFF
 from olbench.comparators import make_comparator
 from olbench.component import InvalidParameterError
-from olbench.kernels import rkhs
+from olbench.rules import rkhs
 from olbench.streams import make_stream
 
 LINEAR_TOL = dict(rtol=1e-10, atol=1e-10)

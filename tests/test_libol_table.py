@@ -1,5 +1,5 @@
-"""The libol_table study: LIBOL's parameter selection (olbench.selection), the published
-column (olbench.published), and the experiment end to end."""
+"""The libol_table study: LIBOL's parameter selection (olbench.harness.selection), the published
+column (olbench.analysis.published), and the experiment end to end."""
 
 from __future__ import annotations
 
@@ -13,10 +13,10 @@ import pytest
 from naive import TWINS
 from test_cli import ROOT, _only_folder, olbench
 
-from olbench.published import NOT_AVAILABLE, beside_published, read_published, std_units
-from olbench.selection import coordinate_search, pick, select_grid, without_selection
+from olbench.analysis.published import NOT_AVAILABLE, beside_published, read_published, std_units
+from olbench.harness.selection import coordinate_search, pick, select_grid, without_selection
+from olbench.harness.tasks import GridError, child_seed
 from olbench.streams import make_stream
-from olbench.tasks import GridError, child_seed
 
 DOMAINS = {"C": [0.0625, 0.25, 1.0, 4.0, 16.0], "eta": [0.6, 0.75, 0.9]}
 STREAM = {"n": 250, "d": 5, "flip_rate": 0.15}

@@ -8,9 +8,9 @@ import re
 import pytest
 from omegaconf import OmegaConf
 
+from olbench.harness.listing import GROUPS, _target, check_overrides, choices, listing, parameters
+from olbench.harness.tasks import CONF_DIR
 from olbench.learners import Learner
-from olbench.listing import GROUPS, _target, check_overrides, choices, listing, parameters
-from olbench.tasks import CONF_DIR
 
 
 def test_every_config_of_every_group_is_listed_with_its_parameters_and_defaults():

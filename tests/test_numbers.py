@@ -10,11 +10,11 @@ import pytest
 from omegaconf import OmegaConf
 
 import olbench
+from olbench.analysis.report import summary_table
 from olbench.comparators import make_comparator
-from olbench.grid import run_grid, run_task
-from olbench.report import summary_table
+from olbench.harness.grid import run_grid, run_task
+from olbench.harness.tasks import CONF_DIR, expand
 from olbench.streams import make_stream
-from olbench.tasks import CONF_DIR, expand
 
 
 def _run(tmp_path, capsys=None, **kw):
@@ -94,7 +94,7 @@ def test_regret_against_every_comparator_of_the_grid(tmp_path):
     assert len(summary) == 2 and summary["regret_mean"].notna().all()
     assert (summary["runs"] == 1).all()
     # bounds are checked once per run, not once per comparator
-    from olbench.report import bound_checks
+    from olbench.analysis.report import bound_checks
 
     checks = bound_checks(rows)
     assert checks["bound_name"].is_unique and (checks["runs"] == 1).all()
@@ -133,7 +133,7 @@ def test_clean_label_and_inlier_error_in_table_summary_and_view(tmp_path, capsys
     assert summary["clean_mistake_rate_mean"].iloc[0] == pytest.approx(clean_wrong / 500)
     assert "clean mistake rate" in res.report.read_text()
 
-    from olbench.views import error_rates
+    from olbench.analysis.views import error_rates
 
     rates = error_rates(res.table)
     assert set(rates["against"]) == {"observed labels", "clean labels"}
@@ -163,9 +163,9 @@ def test_a_rerun_says_how_many_runs_it_reused(tmp_path, capsys):
 
 # --------------------------------------------------------------------------- failures
 def test_each_distinct_failure_is_printed_with_count_and_first_run(tmp_path):
+    from olbench.analysis.failures import distinct_failures
+    from olbench.analysis.report import write_report
     from olbench.cli import _closing_lines
-    from olbench.failures import distinct_failures
-    from olbench.report import write_report
 
     grid = {"streams": [{"key": "separable", "params": {"n": 60}},
                         {"key": "libsvm", "params": {"path": str(tmp_path / "a.svm")}},
@@ -260,12 +260,12 @@ def test_switches_skip_comparators_and_bounds_and_are_validated(tmp_path):
     assert "bound_name" not in table
     res2, _ = _run(tmp_path, learner="perceptron", stream="separable", overrides=["stream.n=100"])
     assert res2.table["bound_name"].eq("novikoff").any() and res2.table["regret"].notna().all()
-    from olbench.validate import config_problems
+    from olbench.harness.validate import config_problems
 
     cfg = OmegaConf.create({"run": {"comparators": "no", "bounds": 1}})
     assert config_problems(cfg) == ["run.comparators='no': must be true or false",
                                     "run.bounds=1: must be true or false"]
-    from olbench.listing import listing
+    from olbench.harness.listing import listing
 
     text = listing("run")
     assert "comparators" in text and "bounds" in text

@@ -12,8 +12,8 @@ import scipy.optimize
 
 from olbench import make_learner, run
 from olbench.comparators import make_comparator
-from olbench.kernels.sets import project_numpy
 from olbench.metrics import metrics_table
+from olbench.rules.sets import project_numpy
 from olbench.streams import make_stream
 
 
@@ -148,7 +148,7 @@ def test_entropic_ftrl_needs_the_simplex():
 def test_ons_projection_in_the_A_norm_meets_its_kkt_conditions():
     """argmin_{||w|| <= r} (w - y)' M (w - y): on the sphere, M (y - w) = lam w with lam >= 0
     (the only KKT point), and no random point of the ball is closer in the M norm."""
-    from olbench.kernels.ons import project_in_norm
+    from olbench.rules.ons import project_in_norm
 
     rng = np.random.default_rng(4)
     for d in (1, 2, 5):
@@ -175,7 +175,7 @@ def test_ons_projection_in_the_A_norm_meets_its_kkt_conditions():
 def test_grid_blocks_expand_each_block_with_its_own_loss():
     """OCO and classification learners cannot share a stream: an experiment lists blocks,
     each a grid of its own (with the experiment's seeds), and a block may set its loss."""
-    from olbench.tasks import GridError, expand, validate
+    from olbench.harness.tasks import GridError, expand, validate
 
     grid = {"seeds": [0, 1], "blocks": [
         {"streams": ["alternating"], "learners": ["ftl", "ftrl"], "comparators": ["best_point"]},

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import olbench
-from olbench.kernels.ons import project_simplex_in_norm
+from olbench.rules.ons import project_simplex_in_norm
 
 
 def kkt_residual(M, y, w) -> float:

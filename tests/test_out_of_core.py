@@ -14,10 +14,10 @@ from sklearn.datasets import dump_svmlight_file
 from olbench import make_learner, run, streamed
 from olbench.comparators import BestFixed, Generating, _solvers
 from olbench.comparators import _chunked as chunked
-from olbench.grid import run_grid, run_task
+from olbench.harness.grid import run_grid, run_task
+from olbench.harness.tasks import GridError, expand
 from olbench.losses import get_loss, mistakes
 from olbench.streams import Svmlight
-from olbench.tasks import GridError, expand
 
 CHUNK = 300
 
@@ -281,7 +281,7 @@ def test_the_command_refuses_before_writing_anything_and_runs_without_comparator
     import pandas as pd
 
     write(tmp_path / "data.svm")
-    code = ("import olbench.streamed as s; s.CACHE_FILES_UP_TO = 1024; "
+    code = ("import olbench.harness.streamed as s; s.CACHE_FILES_UP_TO = 1024; "
             "from olbench.cli import main; main()")
     command = [sys.executable, "-c", code, "learner=pa", "stream=libsvm",
                f"stream.path={tmp_path / 'data.svm'}", "stream.n_features=6",
@@ -322,8 +322,8 @@ def test_parameter_selection_reads_an_out_of_core_file_chunk_by_chunk(tmp_path, 
     """LIBOL's selection stage (one online pass per candidate) on an out-of-core file runs
     chunk by chunk: the same mistakes as on the rows held in memory, and the file is never
     loaded whole."""
-    from olbench.selection import online_mistakes, select_grid
-    from olbench.tasks import child_seed
+    from olbench.harness.selection import online_mistakes, select_grid
+    from olbench.harness.tasks import child_seed
 
     write(tmp_path / "data.svm")
     spec = {"_target_": "olbench.learners.pa.PA", "C": 0.25}
@@ -347,7 +347,7 @@ def test_the_boundary_figure_of_an_out_of_core_file_reads_its_first_points(tmp_p
                                                                            monkeypatch):
     """A two-feature file too large for memory: the decision-boundary figure draws its first
     points, read chunk by chunk, and says so; the file is not loaded whole."""
-    from olbench.figures import boundaries
+    from olbench.analysis.figures import boundaries
 
     write(tmp_path / "data.svm", n=2000, d=2)
     spec = {"key": "libsvm", "params": {"path": str(tmp_path / "data.svm")}}

@@ -16,7 +16,7 @@ from olbench.streams import Outliers, Separable
 
 
 def test_paired_test_is_scipys_wilcoxon_on_the_differences():
-    from olbench.stats import paired_test
+    from olbench.analysis.stats import paired_test
 
     rng = np.random.default_rng(3)
     a = rng.random(20)
@@ -30,7 +30,7 @@ def test_paired_test_is_scipys_wilcoxon_on_the_differences():
 
 
 def test_paired_test_exact_p_values_by_counting_sign_patterns():
-    from olbench.stats import paired_test
+    from olbench.analysis.stats import paired_test
 
     # all 8 differences positive and distinct: of the 2^8 equally likely sign patterns
     # under H0, only all-plus and all-minus are as extreme: p = 2 / 256
@@ -44,7 +44,7 @@ def test_paired_test_exact_p_values_by_counting_sign_patterns():
 
 
 def test_holm_by_hand():
-    from olbench.stats import holm
+    from olbench.analysis.stats import holm
 
     # sorted 0.01, 0.02, 0.04, 0.30 times 4, 3, 2, 1 = 0.04, 0.06, 0.08, 0.30 (monotone already)
     assert holm([0.04, 0.30, 0.01, 0.02]).tolist() == pytest.approx([0.08, 0.30, 0.04, 0.06])
@@ -54,7 +54,7 @@ def test_holm_by_hand():
 
 
 def test_paired_cells_pairs_by_seed_per_cell():
-    from olbench.stats import paired_cells
+    from olbench.analysis.stats import paired_cells
 
     rows = []
     for seed in range(6):
@@ -145,9 +145,9 @@ def test_clean_mistake_rate_against_a_hand_count():
 def test_the_experiment_composes_into_the_full_design():
     from hydra import compose, initialize_config_dir
 
-    from olbench.stats import stream_factors
-    from olbench.tasks import CONF_DIR, component_specs
-    from olbench.validate import config_problems
+    from olbench.analysis.stats import stream_factors
+    from olbench.harness.tasks import CONF_DIR, component_specs
+    from olbench.harness.validate import config_problems
 
     with initialize_config_dir(config_dir=str(CONF_DIR), version_base=None):
         cfg = compose("config", overrides=["experiment=pa_vs_arow_outliers"])
@@ -174,19 +174,21 @@ def test_the_experiment_composes_into_the_full_design():
 def test_unknown_figure_names_are_refused():
     from omegaconf import OmegaConf
 
-    from olbench.validate import config_problems
+    from olbench.analysis.figures import figure_problems
+    from olbench.harness.validate import config_problems
 
     cfg = OmegaConf.create({"run": {"figures": ["outlier_heatmap", "heatmapp"]}})
-    assert any("heatmapp" in p and "outlier_heatmap" in p for p in config_problems(cfg))
-    assert config_problems(OmegaConf.create({"run": {"figures": ["boundaries"]}})) == []
+    assert any("heatmapp" in p and "outlier_heatmap" in p for p in figure_problems(cfg))
+    assert config_problems(cfg) == []   # the shape is right; the names are the figures' check
+    assert figure_problems(OmegaConf.create({"run": {"figures": ["boundaries"]}})) == []
 
 
 def test_a_small_grid_draws_the_heatmap_from_the_table(tmp_path):
-    from olbench.figures import build_figures
-    from olbench.figures.outlier_heatmap import heatmap_cells
-    from olbench.grid import run_grid
-    from olbench.tasks import expand
-    from olbench.views import final_rows
+    from olbench.analysis.figures import build_figures
+    from olbench.analysis.figures.outlier_heatmap import heatmap_cells
+    from olbench.analysis.views import final_rows
+    from olbench.harness.grid import run_grid
+    from olbench.harness.tasks import expand
 
     grid = {"streams": [{"key": "outliers", "params": {"n": 80, "d": 3, "shift": 2.0,
                                                        "offset": 3.0, "bias": True},
@@ -215,12 +217,12 @@ def test_a_small_grid_draws_the_heatmap_from_the_table(tmp_path):
 
 
 def test_the_bias_column_is_a_factor_of_the_heatmap_and_of_the_gap_change(tmp_path):
-    from olbench.figures import build_figures
-    from olbench.figures.outlier_heatmap import heatmap_cells
-    from olbench.grid import run_grid
-    from olbench.stats import gap_change
-    from olbench.tasks import expand
-    from olbench.views import final_rows
+    from olbench.analysis.figures import build_figures
+    from olbench.analysis.figures.outlier_heatmap import heatmap_cells
+    from olbench.analysis.stats import gap_change
+    from olbench.analysis.views import final_rows
+    from olbench.harness.grid import run_grid
+    from olbench.harness.tasks import expand
 
     grid = {"streams": [{"key": "outliers", "params": {"n": 60, "d": 3, "shift": 2.0,
                                                        "offset": 3.0, "bias": True,

@@ -15,8 +15,8 @@ import pytest
 
 import olbench
 from olbench import index
+from olbench.analysis.comparison import side_by_side
 from olbench.cli import compare_folders
-from olbench.comparison import side_by_side
 
 ROOT = Path(__file__).resolve().parents[1]
 CELL = dict(learner="pa", seeds=[0, 1], n_jobs=1, quiet=True, figures=False)

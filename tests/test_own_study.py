@@ -19,7 +19,7 @@ from local_data import skip_unless_datasets
 
 import olbench
 from olbench.cli import changed_grid
-from olbench.tasks import CONF_DIR
+from olbench.harness.tasks import CONF_DIR
 
 ROOT = Path(__file__).resolve().parents[1]
 README = (ROOT / "README.md").read_text(encoding="utf-8")

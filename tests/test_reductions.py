@@ -1,4 +1,4 @@
-"""Blocked reductions (olbench/kernels/rows.py) and the sparse front: sums are taken in eight
+"""Blocked reductions (olbench/rules/rows.py) and the sparse front: sums are taken in eight
 partial sums combined in one documented order, so a result is fixed by the input alone; a
 CSR run passes its rows to the loop as views, never copies."""
 
@@ -13,7 +13,7 @@ import pytest
 import scipy.sparse as sp
 
 import olbench
-from olbench.kernels import lanes, rows
+from olbench.rules import lanes, rows
 
 
 def blocked_reference(terms: np.ndarray) -> float:
@@ -66,7 +66,7 @@ def test_the_sums_above_ran_with_the_slp_vectoriser_on():
 
 @pytest.mark.skipif(numba.config.DISABLE_JIT, reason="inspects compiled code")
 def test_contiguous_dense_rows_are_summed_in_vector_instructions():
-    """The dense path is kernels/lanes.py's explicit vector form (so the bit-for-bit test
+    """The dense path is rules/lanes.py's explicit vector form (so the bit-for-bit test
     above checks vector code), and a non-contiguous row falls back to the scalar sums with
     the same result rather than failing to compile."""
     rng = np.random.default_rng(3)
@@ -109,10 +109,10 @@ def test_a_csr_run_does_not_copy_its_rows():
 
 @pytest.mark.skipif(numba.config.DISABLE_JIT, reason="inspects compiled code")
 def test_loops_of_rules_that_allocate_nothing_keep_no_reference_counts():
-    """kernels/loop.py builds such loops without numba's runtime: no atomic reference count
+    """rules/loop.py builds such loops without numba's runtime: no atomic reference count
     per round (OGD's loop had three increments a round with it). Rules that allocate or sort
     (kernel RLS, ONS, FTL, FTRL) keep the runtime; kernel RLS is run here."""
-    from olbench.kernels import kernel_rls, ogd, perceptron
+    from olbench.rules import kernel_rls, ogd, perceptron
 
     rng = np.random.default_rng(4)
     X, y = rng.standard_normal((50, 6)), np.where(rng.random(50) < 0.5, -1.0, 1.0)

@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 
 from olbench import make_learner, run
+from olbench.harness.tasks import expand
 from olbench.learners.base import initial_weights
 from olbench.streams import KernelMap, Noisy, Passes, Separable, Sinc
-from olbench.tasks import expand
 
 TOL = dict(rtol=1e-10, atol=1e-12)
 

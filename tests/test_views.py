@@ -61,13 +61,13 @@ def test_loglog_slope_fits_only_the_second_half_and_positive_values():
 
 def test_data_flows_one_way_views_and_report_never_load_figure_code():
     """table -> views -> figures / report: neither the views nor the report import matplotlib
-    or olbench.figures (the report receives figure files and captions as data)."""
+    or olbench.analysis.figures (the report receives figure files and captions as data)."""
     import subprocess
     import sys
 
-    code = ("import sys, olbench.views, olbench.report; "
+    code = ("import sys, olbench.analysis.views, olbench.analysis.report; "
             "print(sorted(m for m in sys.modules "
-            "if m.split('.')[0] == 'matplotlib' or m.startswith('olbench.figures')))")
+            "if m.split('.')[0] == 'matplotlib' or m.startswith('olbench.analysis.figures')))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True)
     assert out.stdout.strip() == "[]"

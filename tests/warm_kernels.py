@@ -31,7 +31,7 @@ def settings(key: str):
 
 def warm(key: str, params: dict) -> None:
     import olbench
-    from olbench.evaluate import predict
+    from olbench.protocol import predict
 
     learner = olbench.make_learner(key, **params)
     rng = np.random.default_rng(0)

@@ -2,8 +2,8 @@
 
 The CLI's ``libol.png`` puts the ten datasets in one figure whose legend lists every learner
 of every dataset (their chosen parameters differ per dataset); this script draws the same
-panels (:func:`olbench.figures.libol.libol_figure`) one dataset at a time, so each legend has
-that dataset's sixteen learners. Usage, after ``olbench experiment=libol_table``::
+panels (:func:`olbench.analysis.figures.libol.libol_figure`) one dataset at a time, so each legend
+has that dataset's sixteen learners. Usage, after ``olbench experiment=libol_table``::
 
     python experiments/libol_table/figures.py [results/libol_table/canonical]
 
@@ -16,10 +16,10 @@ import sys
 from pathlib import Path
 
 import olbench
-from olbench.figures.libol import libol_figure
-from olbench.figures.style import save_figure
-from olbench.published import dataset_of
-from olbench.views import label
+from olbench.analysis.figures.libol import libol_figure
+from olbench.analysis.figures.style import save_figure
+from olbench.analysis.published import dataset_of
+from olbench.analysis.views import label
 
 
 def per_dataset_panels(folder: Path) -> list[Path]:

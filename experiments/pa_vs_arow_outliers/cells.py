@@ -7,14 +7,14 @@ writes into that folder
 * ``cells.csv``: AROW (full) against each PA variant per cell (setting x outlier fraction x
   noise rate): both means with their 95 % t intervals over seeds, the mean paired difference
   with its interval, the Wilcoxon signed-rank p-value and its Holm adjustment over all rows
-  (what the ``outlier_heatmap`` figure draws; :func:`olbench.figures.outlier_heatmap.
+  (what the ``outlier_heatmap`` figure draws; :func:`olbench.analysis.figures.outlier_heatmap.
   heatmap_cells`);
 * ``learners.csv``: every learner's mean final clean mistake rate per cell with its 95 % t
   interval over seeds,
 * ``bias.csv`` (when the grid varies the bias column's value): per PA variant and cell, the
   gap AROW − PA at bias 1 and at the other bias value, and how it changes (paired by seed:
   the same seed draws the same points at both values; Wilcoxon, Holm over all rows;
-  :func:`olbench.stats.gap_change`),
+  :func:`olbench.analysis.stats.gap_change`),
 
 and prints the summaries the study's README quotes.
 """
@@ -26,10 +26,10 @@ from pathlib import Path
 
 import pandas as pd
 
-from olbench.figures.outlier_heatmap import heatmap_cells
-from olbench.results import read_results
-from olbench.stats import gap_change, holm, mean_interval, stream_factors
-from olbench.views import display_name, final_rows, one_per_learner
+from olbench.analysis.figures.outlier_heatmap import heatmap_cells
+from olbench.analysis.stats import gap_change, holm, mean_interval, stream_factors
+from olbench.analysis.views import display_name, final_rows, one_per_learner
+from olbench.harness.results import read_results
 
 
 def learner_cells(final: pd.DataFrame, metric: str, factors: list[str]) -> pd.DataFrame:
@@ -45,7 +45,7 @@ def learner_cells(final: pd.DataFrame, metric: str, factors: list[str]) -> pd.Da
 def bias_changes(fin: pd.DataFrame, metric: str, cells: pd.DataFrame,
                  factors: list[str], base: float = 1.0) -> pd.DataFrame:
     """Per PA variant and cell: AROW − PA at bias ``base`` and at each other bias value, and
-    the change (:func:`olbench.stats.gap_change`), Holm-adjusted over all rows."""
+    the change (:func:`olbench.analysis.stats.gap_change`), Holm-adjusted over all rows."""
     others = sorted(v for v in cells["bias_value"].unique() if v != base)
     rest = [f for f in factors if f != "bias_value"]
     parts = [gap_change(fin, metric, arow, pa, rest, "bias_value", base, other)

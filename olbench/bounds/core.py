@@ -331,7 +331,7 @@ def bound_table(learner, trace, *, checkpoints, R: float | None = None,
 
 def skipped_table(learner, *, checkpoints, reason: str) -> pd.DataFrame:
     """:func:`bound_table`'s rows for a run no theorem can read (one that kept no per-round
-    record: :mod:`olbench.streamed`): every theorem ``learner`` declares, skipped for
+    record: :mod:`olbench.harness.streamed`): every theorem ``learner`` declares, skipped for
     ``reason`` at each checkpoint it would be checked at.
 
     >>> from olbench import make_learner

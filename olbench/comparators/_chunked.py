@@ -1,6 +1,6 @@
 """Comparator fits over a stream read chunk by chunk (an out-of-core file): no row is kept.
 
-A stream larger than memory (:mod:`olbench.streamed`) cannot be handed to the in-memory
+A stream larger than memory (:mod:`olbench.harness.streamed`) cannot be handed to the in-memory
 solvers of :mod:`._solvers`. What can be fitted honestly from passes over its chunks is
 fitted here, in memory independent of n (d x d matrices and one chunk at a time):
 

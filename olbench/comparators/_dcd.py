@@ -27,7 +27,7 @@ import scipy.sparse as sp
 from threadpoolctl import threadpool_limits
 
 from olbench._jit import inline, jit
-from olbench.kernels.rows import axpy, dot
+from olbench.rules.rows import axpy, dot
 
 #: largest candidate set of a polishing step (a bounded least-squares problem d x |U|)
 MAX_POLISH = 1500

@@ -72,7 +72,7 @@ from olbench.schema import TIMED_OUT
 #: fits are made on the rows in canonical order, the dual LP and least-norm hinge fits)
 CACHE_VERSION = 3
 
-#: None: the run's loss (olbench.tasks.with_run_loss); fitted alone, the task's default
+#: None: the run's loss (olbench.harness.tasks.with_run_loss); fitted alone, the task's default
 LOSS_CHOICES = OneOf(None, "hinge", "squared_hinge", "logistic", "squared", "absolute",
                      "epsilon_insensitive")
 

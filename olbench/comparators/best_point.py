@@ -10,8 +10,8 @@ import scipy.sparse as sp
 
 from olbench.comparators.base import Comparator, ComparatorFit
 from olbench.component import Interval, OneOf
-from olbench.kernels.oco import LOSS_CODES
-from olbench.kernels.sets import SET_CODES, project_numpy
+from olbench.rules.oco import LOSS_CODES
+from olbench.rules.sets import SET_CODES, project_numpy
 
 
 def linear_minimiser(S: np.ndarray, domain: str, radius: float) -> np.ndarray:
@@ -58,7 +58,7 @@ def linear_minimum(S: np.ndarray, domain: str, radius: float) -> float:
 
 def linear_leaders(S: np.ndarray, domain: str, radius: float) -> np.ndarray:
     """Follow the Leader's point for each row of S (a prefix sum of linear losses), with its
-    tie rule (:mod:`olbench.kernels.ftl`): -D S/||S|| (ball; 0 if S = 0), -D sign(S) (box),
+    tie rule (:mod:`olbench.rules.ftl`): -D S/||S|| (ball; 0 if S = 0), -D sign(S) (box),
     uniform over the smallest S_i (simplex), -D sign(S_i)/k over the k largest |S_i| > 0 (l1).
 
     >>> linear_leaders(np.array([[1.0, 1.0, 2.0], [0.0, 0.0, 0.0]]), "simplex", 1.0).tolist()
@@ -114,7 +114,7 @@ def quadratic_total(u: np.ndarray, T: int, S: np.ndarray, Q: float) -> float:
 class BestPoint(Comparator, key="best_point"):
     """min_{u in K} sum_{t<=T} f_t(u) at every checkpoint T, in closed form (exact: gap 0).
 
-    The losses are those of the OCO learners (:mod:`olbench.kernels.oco`): ``loss="linear"``
+    The losses are those of the OCO learners (:mod:`olbench.rules.oco`): ``loss="linear"``
     f_t(u) = <x_t, u>, minimised at a vertex of the simplex (the best expert), on the
     ball's boundary at -D S/||S||, at a corner -D sign(S) of the box (S = sum of the rows);
     ``"quadratic"`` f_t(u) = (1/2)||u - x_t||^2, minimised at P_K(mean of the rows), since

@@ -11,12 +11,12 @@ import scipy.sparse as sp
 from olbench.comparators import _solvers
 from olbench.comparators.base import Comparator, ComparatorFit
 from olbench.component import Interval, OneOf
-from olbench.kernels import rkhs
 from olbench.losses import get_loss
+from olbench.rules import rkhs
 
 
 def kernel_params(kernel_type: str, h: float, degree: int, offset: float) -> rkhs.Params:
-    """The compiled kernel's parameters (:mod:`olbench.kernels.rkhs`) from their names."""
+    """The compiled kernel's parameters (:mod:`olbench.rules.rkhs`) from their names."""
     return rkhs.Params(rkhs.CODES[kernel_type], 2.0 * float(h) ** 2, int(degree), float(offset))
 
 

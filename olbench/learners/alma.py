@@ -6,8 +6,8 @@ import numpy as np
 
 from olbench.bounds import ALMA2_CORRECTIONS
 from olbench.component import RECIPROCAL_LOW, Interval, InvalidParameterError, OneOf
-from olbench.kernels import alma as rule
 from olbench.learners.base import Learner, State
+from olbench.rules import alma as rule
 
 
 class ALMA(Learner, key="alma"):
@@ -65,10 +65,10 @@ class ALMA(Learner, key="alma"):
                 f"{RECIPROCAL_LOW!r}) while alpha < 1, but (1 - alpha) B = "
                 f"{(1.0 - self.alpha) * B!r}")
 
-    def kernel(self):
+    def rule(self):
         return rule.KERNEL
 
-    def kernel_params(self):
+    def rule_params(self):
         B = 1.0 / self.alpha if self.B is None else self.B
         return rule.Params(float(self.alpha), float(B), float(self.C), self.variant == "libol")
 

@@ -4,8 +4,8 @@ from math import inf
 
 from olbench.bounds import AROW_MISTAKES
 from olbench.component import Interval, OneOf
-from olbench.kernels import arow as rule
 from olbench.learners.base import CovarianceLearner
+from olbench.rules import arow as rule
 
 
 class AROW(CovarianceLearner, key="arow"):
@@ -32,11 +32,11 @@ class AROW(CovarianceLearner, key="arow"):
         self.a = a
         self.diagonal = diagonal
 
-    def kernel(self):
-        kernels = rule.REGRESSION if self.task == "regression" else rule.CLASSIFICATION
-        return kernels[bool(self.diagonal)]
+    def rule(self):
+        rules = rule.REGRESSION if self.task == "regression" else rule.CLASSIFICATION
+        return rules[bool(self.diagonal)]
 
-    def kernel_params(self):
+    def rule_params(self):
         return rule.Params(float(self.r))
 
     def export_state(self):

@@ -4,13 +4,13 @@ A learner subclass declares
 
 * keyword-only hyper-parameters stored unchanged in ``__init__`` and nothing else there;
 * ``constraints``: the allowed values of each (checked by :meth:`validate` at run start);
-* :meth:`kernel` (the compiled rule), :meth:`kernel_params` (a namedtuple of numbers) and
+* :meth:`rule` (the compiled rule), :meth:`rule_params` (a namedtuple of numbers) and
   :meth:`init_state` (fresh ``w``, ``A``, ``s`` arrays for d features; see
-  :mod:`olbench.kernels` for what the slots hold);
+  :mod:`olbench.rules` for what the slots hold);
 * ``bounds``: the theorems of :mod:`olbench.bounds` that hold for its runs (if any);
 
 and registers with ``class PA(Learner, key="pa")``. Everything else (running, chunking,
-predict-then-learn, input checks) lives in :mod:`olbench.evaluate`.
+predict-then-learn, input checks) lives in :mod:`olbench.protocol`.
 
 Every learner also accepts the initial-state options ``init`` (``"zeros"``, the default;
 ``"randn"``: w_0 ~ N(0, I), the ``t = randn(n,1)`` of Sugiyama's listings; or a given vector:
@@ -31,8 +31,6 @@ import numpy as np
 
 from olbench.bounds import Theorem
 from olbench.component import Component, Registry
-from olbench.kernels.loop import Kernel
-from olbench.kernels.rows import TRIANGLE_FROM
 from olbench.learners.initial import (  # noqa: F401  (initial_weights: imported from here)
     INIT_OPTIONS,
     given_vector,
@@ -43,10 +41,12 @@ from olbench.learners.initial import (  # noqa: F401  (initial_weights: imported
 )
 from olbench.losses import DEFAULT_LOSS
 from olbench.resources import Footprint, features
+from olbench.rules.loop import Rule
+from olbench.rules.rows import TRIANGLE_FROM
 
 
 class State(NamedTuple):
-    """A learner's state: primary vector, auxiliary matrix, scalars (see olbench.kernels)."""
+    """A learner's state: primary vector, auxiliary matrix, scalars (see olbench.rules)."""
 
     w: np.ndarray
     A: np.ndarray
@@ -63,7 +63,7 @@ SYMMETRIC_BLOCK = 128
 
 def symmetric(kept: np.ndarray, block: int = SYMMETRIC_BLOCK) -> np.ndarray:
     """The whole symmetric matrix of which the compiled rules keep the lower triangle (from
-    ``TRIANGLE_FROM`` features on, ``olbench.kernels.rows``: the entries right of the
+    ``TRIANGLE_FROM`` features on, ``olbench.rules.rows``: the entries right of the
     diagonal are zeros there), or a copy of the square they keep below that. Filled block
     of rows by block, so that it takes one d x d matrix, not three (d = 20,000: 3.2 GB).
 
@@ -143,7 +143,7 @@ class Learner(Component):
     bounds: ClassVar[tuple[Theorem, ...]] = ()
     #: The hyper-parameter that only rescales w (every prediction's sign stays the same), if
     #: any: then mistakes are scale-free but loss-based numbers (cumulative loss, regret)
-    #: depend on it, and reports say so (``olbench.views.scale_dependent``).
+    #: depend on it, and reports say so (``olbench.analysis.views.scale_dependent``).
     scale_param: ClassVar[str | None] = None
     #: What the rule needs to stay within float64, said when its arithmetic breaks down on
     #: finite data (olbench.breakdown), e.g. a kernel value; "" when the likely cause (the
@@ -177,10 +177,10 @@ class Learner(Component):
             cls.__init__ = _accepting_init_options(cls.__dict__["__init__"])
 
     # -- what a subclass provides -------------------------------------------------------
-    def kernel(self) -> Kernel:
+    def rule(self) -> Rule:
         raise NotImplementedError
 
-    def kernel_params(self) -> tuple:
+    def rule_params(self) -> tuple:
         raise NotImplementedError
 
     def init_state(self, d: int) -> State:
@@ -277,13 +277,13 @@ class Learner(Component):
         >>> p.learn_one([1.0, 2.0], 1).predict_one([1.0, 0.0])
         1.0
         """
-        from olbench.evaluate import predict
+        from olbench.protocol import predict
 
         return float(predict(self, _as_row(x))[0])
 
     def learn_one(self, x: Any, y: Any) -> Learner:
         """Predict on x, then learn from (x, y): one round of the protocol."""
-        from olbench.evaluate import run
+        from olbench.protocol import run
 
         label = np.asarray(y)
         if label.size != 1:
@@ -295,9 +295,9 @@ class Learner(Component):
 
 class OCOLearner(Learner):
     """Base of the online-convex-optimisation learners (task ``"oco"``): the row x_t is the
-    loss f_t (:mod:`olbench.kernels.oco`: ``loss="linear"`` or ``"quadratic"``), the learner
+    loss f_t (:mod:`olbench.rules.oco`: ``loss="linear"`` or ``"quadratic"``), the learner
     plays a point w_t of the feasible set ``domain`` of size ``radius``
-    (:mod:`olbench.kernels.sets`: ``"ball"``, ``"simplex"``, ``"box"``) and records the loss
+    (:mod:`olbench.rules.sets`: ``"ball"``, ``"simplex"``, ``"box"``) and records the loss
     it suffered, f_t(w_t). State: ``w`` = w_t (w_1 = P_K(0), uniform on the simplex), and
     ``rows`` rows of ``A`` (a cumulative gradient, scratch)."""
 
@@ -315,7 +315,7 @@ class OCOLearner(Learner):
                              f"in its feasible set")
 
     def init_state(self, d):
-        from olbench.kernels.sets import project_numpy
+        from olbench.rules.sets import project_numpy
 
         w0 = project_numpy(np.zeros(d), getattr(self, "domain", "simplex"),
                            float(getattr(self, "radius", 1.0)))
@@ -334,7 +334,7 @@ class CovarianceLearner(Learner):
     """Base of the learners that keep a Gaussian N(mu, Sigma) over weight vectors (AROW, CW,
     SCW, NHERD, NAROW, IELLIP): mu in ``w``, Sigma = a I at the start (hyper-parameter ``a``),
     kept in ``A[:d]`` (its lower triangle from 96 features on; exported whole) with a scratch
-    row ``A[d]`` for Sigma x (see :mod:`olbench.kernels.arow`), or as its diagonal in ``A[0]`` when
+    row ``A[d]`` for Sigma x (see :mod:`olbench.rules.arow`), or as its diagonal in ``A[0]`` when
     ``diagonal`` is true."""
 
     diagonal: bool = False   # for the learners without a diagonal form

@@ -16,11 +16,11 @@ from math import inf
 
 from olbench.bounds import FORGETRON_MISTAKES
 from olbench.component import Interval, InvalidParameterError
-from olbench.kernels import budget_perceptron as rbp_rule
-from olbench.kernels import forgetron as forgetron_rule
-from olbench.kernels import norma as norma_rule
 from olbench.learners.base import generator_state
 from olbench.learners.kernel import KERNEL_CONSTRAINTS, KernelLearner
+from olbench.rules import budget_perceptron as rbp_rule
+from olbench.rules import forgetron as forgetron_rule
+from olbench.rules import norma as norma_rule
 
 _BUDGET = Interval(1, inf, integer=True)
 
@@ -68,10 +68,10 @@ class NORMA(KernelLearner, key="norma"):
     def _n_scalars(self):
         return 4                        # s[3]: rounds seen (the ring's position)
 
-    def kernel(self):
+    def rule(self):
         return norma_rule.KERNEL
 
-    def kernel_params(self):
+    def rule_params(self):
         return norma_rule.Params(*self.kernel_fields(), float(self.eta),
                                  1.0 - float(self.eta) * float(self.lam), float(self.rho),
                                  int(self.tau))
@@ -82,7 +82,7 @@ class BudgetPerceptron(KernelLearner, key="budget_perceptron"):
     hyperplane with a simple budget Perceptron", Machine Learning 69, 2007): the kernel
     Perceptron keeping at most ``budget`` support vectors; on a mistake with the budget full, a
     support vector drawn uniformly at random is discarded. ``seed`` seeds the generator kept in
-    the state (:mod:`olbench.kernels.budget_perceptron`) through ``SeedSequence``
+    the state (:mod:`olbench.rules.budget_perceptron`) through ``SeedSequence``
     (:func:`~olbench.learners.base.generator_state`): runs are reproducible, and the draws of
     different seeds unrelated.
 
@@ -117,10 +117,10 @@ class BudgetPerceptron(KernelLearner, key="budget_perceptron"):
         state.s[3] = generator_state(self.seed, rbp_rule.MODULUS - 1)
         return state
 
-    def kernel(self):
+    def rule(self):
         return rbp_rule.KERNEL
 
-    def kernel_params(self):
+    def rule_params(self):
         return rbp_rule.Params(*self.kernel_fields(), int(self.budget))
 
 
@@ -128,7 +128,7 @@ class Forgetron(KernelLearner, key="forgetron"):
     """The self-tuned Forgetron (Dekel, Shalev-Shwartz, Singer, "The Forgetron: a kernel-based
     Perceptron on a budget", SIAM J. Comput. 37(5), 2008): the kernel Perceptron with at most
     ``budget`` = B support vectors; when a mistake brings B + 1, all coefficients are shrunk
-    by the self-tuned phi_t and the oldest vector is removed (:mod:`olbench.kernels.forgetron`).
+    by the self-tuned phi_t and the oldest vector is removed (:mod:`olbench.rules.forgetron`).
     Mistake bound: the paper's bound for the self-tuned variant
     (:func:`olbench.bounds.kernel.forgetron_mistakes`), for B >= 83 and k(x, x) <= 1.
 
@@ -161,8 +161,8 @@ class Forgetron(KernelLearner, key="forgetron"):
     def _n_scalars(self):
         return 5                        # s[3]: the damage Q, s[4]: the mistakes M
 
-    def kernel(self):
+    def rule(self):
         return forgetron_rule.KERNEL
 
-    def kernel_params(self):
+    def rule_params(self):
         return forgetron_rule.Params(*self.kernel_fields(), int(self.budget))

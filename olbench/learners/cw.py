@@ -4,8 +4,8 @@ from math import inf
 from statistics import NormalDist
 
 from olbench.component import Interval, OneOf
-from olbench.kernels import cw as rule
 from olbench.learners.base import CovarianceLearner
+from olbench.rules import cw as rule
 
 
 def probit(eta: float) -> float:
@@ -65,8 +65,8 @@ class CW(CovarianceLearner, key="cw"):
         self.form = form
         self.diagonal = diagonal
 
-    def kernel(self):
+    def rule(self):
         return rule.KERNELS[bool(self.diagonal)]
 
-    def kernel_params(self):
+    def rule_params(self):
         return rule.Params(probit(self.eta), inf, self.form == "variance", False, False)

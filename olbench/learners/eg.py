@@ -4,9 +4,9 @@ from math import inf
 
 from olbench.bounds import EG_REGRET
 from olbench.component import Interval, OneOf
-from olbench.kernels import eg as rule
-from olbench.kernels.oco import LOSS_CODES
 from olbench.learners.base import OCOLearner
+from olbench.rules import eg as rule
+from olbench.rules.oco import LOSS_CODES
 
 
 class EG(OCOLearner, key="eg"):
@@ -45,10 +45,10 @@ class EG(OCOLearner, key="eg"):
     def moves_with_time(self):
         return self.loss == "quadratic"          # a zero row still has gradient w_t
 
-    def kernel(self):
+    def rule(self):
         return rule.KERNEL
 
-    def kernel_params(self):
+    def rule_params(self):
         return rule.Params(LOSS_CODES[self.loss], float(self.eta), float(self.radius),
                            self.signed)
 

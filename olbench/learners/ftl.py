@@ -4,10 +4,10 @@ from math import inf
 
 from olbench.bounds import FTL_LINEAR, FTL_QUADRATIC
 from olbench.component import Interval, OneOf
-from olbench.kernels import ftl as rule
-from olbench.kernels.oco import LOSS_CODES
-from olbench.kernels.sets import SET_CODES
 from olbench.learners.base import OCOLearner
+from olbench.rules import ftl as rule
+from olbench.rules.oco import LOSS_CODES
+from olbench.rules.sets import SET_CODES
 
 
 class FTL(OCOLearner, key="ftl"):
@@ -40,8 +40,8 @@ class FTL(OCOLearner, key="ftl"):
     def moves_with_time(self):
         return self.loss == "quadratic"        # the mean S/t moves with t
 
-    def kernel(self):
+    def rule(self):
         return rule.KERNEL
 
-    def kernel_params(self):
+    def rule_params(self):
         return rule.Params(LOSS_CODES[self.loss], SET_CODES[self.domain], float(self.radius))

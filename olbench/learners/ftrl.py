@@ -4,10 +4,10 @@ from math import inf
 
 from olbench.bounds import FTRL_REGRET
 from olbench.component import Interval, OneOf
-from olbench.kernels import ftrl as rule
-from olbench.kernels.oco import LOSS_CODES
-from olbench.kernels.sets import SET_CODES
 from olbench.learners.base import OCOLearner
+from olbench.rules import ftrl as rule
+from olbench.rules.oco import LOSS_CODES
+from olbench.rules.sets import SET_CODES
 
 
 class FTRL(OCOLearner, key="ftrl"):
@@ -57,10 +57,10 @@ class FTRL(OCOLearner, key="ftrl"):
     def moves_with_time(self):
         return self.schedule == "sqrt"
 
-    def kernel(self):
+    def rule(self):
         return rule.KERNEL
 
-    def kernel_params(self):
+    def rule_params(self):
         return rule.Params(LOSS_CODES[self.loss], SET_CODES[self.domain], float(self.radius),
                            float(self.eta), self.schedule == "sqrt",
                            self.regularizer == "entropic")

@@ -5,8 +5,8 @@ from math import inf
 
 from olbench.bounds import HEDGE_ANYTIME, HEDGE_DOUBLING, HEDGE_FIXED
 from olbench.component import Interval, OneOf
-from olbench.kernels import hedge as rule
 from olbench.learners.base import OCOLearner
+from olbench.rules import hedge as rule
 
 SCHEDULES = {"fixed": rule.FIXED, "horizon": rule.FIXED, "anytime": rule.ANYTIME,
              "doubling": rule.DOUBLING}
@@ -58,8 +58,8 @@ class Hedge(OCOLearner, key="hedge"):
     def moves_with_time(self):
         return self.schedule != "fixed"
 
-    def kernel(self):
+    def rule(self):
         return rule.KERNEL
 
-    def kernel_params(self):
+    def rule_params(self):
         return rule.Params(self.rate(self.n_features_), SCHEDULES[self.schedule])

@@ -3,8 +3,8 @@
 from math import inf
 
 from olbench.component import Interval, OneOf
-from olbench.kernels import iellip as rule
 from olbench.learners.base import CovarianceLearner
+from olbench.rules import iellip as rule
 
 
 class IELLIP(CovarianceLearner, key="iellip"):
@@ -35,10 +35,10 @@ class IELLIP(CovarianceLearner, key="iellip"):
         self.c = c
         self.tie = tie
 
-    def kernel(self):
+    def rule(self):
         return rule.KERNEL
 
-    def kernel_params(self):
+    def rule_params(self):
         return rule.Params(float(self.b), self.tie == "libol")
 
     def init_state(self, d):

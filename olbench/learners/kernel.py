@@ -1,5 +1,5 @@
 """Kernel learners: the Perceptron, Passive-Aggressive and RLS in a reproducing kernel
-Hilbert space, with support vectors as growing state (:mod:`olbench.kernels.rkhs`).
+Hilbert space, with support vectors as growing state (:mod:`olbench.rules.rkhs`).
 
 Every kernel learner takes the kernel as hyper-parameters: ``kernel_type`` ("gaussian":
 exp(-||x - x'||^2 / (2 h^2)), "polynomial": (x.x' + offset)^degree, "linear": x.x'), ``h``,
@@ -23,15 +23,15 @@ import numpy as np
 
 from olbench.bounds import KERNEL_NOVIKOFF
 from olbench.component import Interval, InvalidParameterError, OneOf
-from olbench.kernels import kernel_pa as pa_rule
-from olbench.kernels import kernel_perceptron as perceptron_rule
-from olbench.kernels import kernel_rls as rls_rule
-from olbench.kernels.rkhs import CODES
 from olbench.learners import support
 from olbench.learners.base import Learner, State
 from olbench.learners.initial import init_label, is_zeros
 from olbench.learners.pa import _TITLES, _VARIANTS, check_pa2_ridge, step_size_params
 from olbench.resources import Footprint, features, parameter, rows
+from olbench.rules import kernel_pa as pa_rule
+from olbench.rules import kernel_perceptron as perceptron_rule
+from olbench.rules import kernel_rls as rls_rule
+from olbench.rules.rkhs import CODES
 
 #: The Gaussian kernel divides by 2 h^2, which float64 must hold as a positive normal
 #: number: 2 h^2 lies in [2.2e-308, 1.8e308] for h in [1.05e-154, 9.48e153], whose powers of
@@ -114,7 +114,7 @@ class KernelLearner(Learner):
 
     def init_state(self, d):
         # the slots get their layout and width from the first rows (_reserve): dense rows,
-        # or the packed non-zeros of sparse ones (olbench.kernels.rkhs)
+        # or the packed non-zeros of sparse ones (olbench.rules.rkhs)
         slots = self.budget_slots() or 0
         s = np.zeros(self._n_scalars())
         s[1] = d
@@ -243,10 +243,10 @@ class KernelPerceptron(KernelLearner, key="kernel_perceptron"):
                  offset: float = 1.0):
         self._init_kernel(kernel_type, h, degree, offset)
 
-    def kernel(self):
+    def rule(self):
         return perceptron_rule.KERNEL
 
-    def kernel_params(self):
+    def rule_params(self):
         return perceptron_rule.Params(*self.kernel_fields())
 
 
@@ -287,10 +287,10 @@ class KernelPA(KernelLearner, key="kernel_pa"):
         super().validate()
         check_pa2_ridge(self)
 
-    def kernel(self):
+    def rule(self):
         return pa_rule.CLASSIFICATION
 
-    def kernel_params(self):
+    def rule_params(self):
         return pa_rule.Params(*self.kernel_fields(), *step_size_params(self.C, self.variant), 0.0)
 
 
@@ -321,10 +321,10 @@ class KernelPARegressor(KernelPA, key="kernel_pa_regression"):
     def display_title(cls, params):
         return super().display_title(params) + " regression"
 
-    def kernel(self):
+    def rule(self):
         return pa_rule.REGRESSION
 
-    def kernel_params(self):
+    def rule_params(self):
         return pa_rule.Params(*self.kernel_fields(), *step_size_params(self.C, self.variant),
                               float(self.epsilon))
 
@@ -356,9 +356,9 @@ class KernelRLS(KernelLearner, key="kernel_rls"):
         self.a = a
         self._init_kernel(kernel_type, h, degree, offset)
 
-    def kernel(self):
+    def rule(self):
         return rls_rule.KERNEL
 
-    def kernel_params(self):
+    def rule_params(self):
         return rls_rule.Params(*self.kernel_fields(), float(self.a), float(self.r))
 

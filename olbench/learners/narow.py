@@ -3,8 +3,8 @@
 from math import inf
 
 from olbench.component import Interval, OneOf
-from olbench.kernels import narow as rule
 from olbench.learners.base import CovarianceLearner
+from olbench.rules import narow as rule
 
 
 class NAROW(CovarianceLearner, key="narow"):
@@ -42,8 +42,8 @@ class NAROW(CovarianceLearner, key="narow"):
         self.a = a
         self.libol = libol
 
-    def kernel(self):
+    def rule(self):
         return rule.KERNELS[bool(self.libol)]
 
-    def kernel_params(self):
+    def rule_params(self):
         return rule.Params(float(self.b))

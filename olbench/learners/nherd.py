@@ -3,8 +3,8 @@
 from math import inf
 
 from olbench.component import Interval, OneOf, reciprocal_range
-from olbench.kernels import nherd as rule
 from olbench.learners.base import CovarianceLearner
+from olbench.rules import nherd as rule
 
 
 class NHERD(CovarianceLearner, key="nherd"):
@@ -38,8 +38,8 @@ class NHERD(CovarianceLearner, key="nherd"):
         self.diagonal = diagonal
         self.diagonal_rule = diagonal_rule
 
-    def kernel(self):
+    def rule(self):
         return rule.KERNELS[self.diagonal_rule if self.diagonal else "full"]
 
-    def kernel_params(self):
+    def rule_params(self):
         return rule.Params(float(self.C))

@@ -4,8 +4,8 @@ from math import inf
 
 from olbench.bounds import OGD_REGRET
 from olbench.component import Interval, OneOf
-from olbench.kernels import ogd as rule
 from olbench.learners.base import Learner, vector_state
+from olbench.rules import ogd as rule
 
 
 class OGD(Learner, key="ogd"):
@@ -17,7 +17,7 @@ class OGD(Learner, key="ogd"):
     infinitesimal gradient ascent", ICML 2003, Sec. 2 (greedy projection, Thm. 1).
     ``loss="squared"`` (1/2 (p - y)^2) makes it a regressor; hinge and logistic classify;
     ``"linear"`` and ``"quadratic"`` make it an online-convex-optimisation learner on the
-    ball (the row is the loss: :mod:`olbench.kernels.oco`; it records f_t(w_t)).
+    ball (the row is the loss: :mod:`olbench.rules.oco`; it records f_t(w_t)).
 
     >>> import numpy as np
     >>> from olbench import run
@@ -64,10 +64,10 @@ class OGD(Learner, key="ogd"):
     def moves_with_time(self):
         return self.loss == "quadratic"           # a zero row still pulls w towards 0
 
-    def kernel(self):
+    def rule(self):
         return rule.KERNELS[self.loss]
 
-    def kernel_params(self):
+    def rule_params(self):
         radius = inf if self.radius is None else float(self.radius)
         return rule.Params(float(self.eta), self.schedule == "sqrt", radius)
 

@@ -7,11 +7,11 @@ import numpy as np
 
 from olbench.bounds import ONS_REGRET
 from olbench.component import Interval, InvalidParameterError, OneOf
-from olbench.kernels import ons as rule
-from olbench.kernels.oco import LOSS_CODES
-from olbench.kernels.sets import SET_CODES, project_numpy
 from olbench.learners.base import OCOLearner, State, identity_blocks
 from olbench.resources import Footprint, features
+from olbench.rules import ons as rule
+from olbench.rules.oco import LOSS_CODES
+from olbench.rules.sets import SET_CODES, project_numpy
 
 #: the feasible sets ONS runs on, and their diameters D (radius r)
 DIAMETER = {"ball": lambda r: 2.0 * r, "simplex": lambda r: math.sqrt(2.0)}
@@ -32,7 +32,7 @@ class ONS(OCOLearner, key="ons"):
     gamma = (1/2) min(1/(4 G D), alpha), eps = 1/(gamma^2 D^2), D the diameter (2 r for the
     ball, sqrt 2 for the simplex), G a bound on the gradients; A_t = eps I + sum g g',
     w_{t+1} = P^{A_t}_K(w_t - A_t^{-1} g_t / gamma) (the projection in the A_t norm, exact
-    on both sets: :mod:`olbench.kernels.ons`); w_1 = P_K(0). The quadratic loss
+    on both sets: :mod:`olbench.rules.ons`); w_1 = P_K(0). The quadratic loss
     (1/2)||w - x_t||^2 is alpha-exp-concave with alpha = 1/G^2 for G >= B + R, B the largest
     norm in K (its Hessian I dominates alpha g g'), so the defaults fit rows of norm <= 1.
     Source:
@@ -114,9 +114,9 @@ class ONS(OCOLearner, key="ons"):
                          "two d x d matrices (A_t and its inverse)", features(d),
                          "use ogd or ftrl (no matrix), or fewer dimensions")
 
-    def kernel(self):
+    def rule(self):
         return rule.KERNEL
 
-    def kernel_params(self):
+    def rule_params(self):
         return rule.Params(LOSS_CODES[self.loss], float(self.radius), self.gamma,
                            SET_CODES[self.domain])

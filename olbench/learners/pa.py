@@ -4,15 +4,15 @@ from math import inf
 
 from olbench.bounds import PA1_MISTAKES, PA2_SQUARED_LOSS, PA_SEPARABLE
 from olbench.component import RECIPROCAL_LOW, Interval, InvalidParameterError, OneOf
-from olbench.kernels import pa as rule
 from olbench.learners.base import Learner, vector_state
+from olbench.rules import pa as rule
 
 _VARIANTS = ("pa", "pa1", "pa2")
 _TITLES = {"pa": "PA", "pa1": "PA-I", "pa2": "PA-II"}
 
 
 def step_size_params(C: float, variant: str) -> tuple[float, float]:
-    """(tau_max, ridge) of tau = min(tau_max, loss / (||x||^2 + ridge)); see kernels.pa.
+    """(tau_max, ridge) of tau = min(tau_max, loss / (||x||^2 + ridge)); see rules.pa.
 
     >>> step_size_params(2.0, "pa1"), step_size_params(2.0, "pa2")
     ((2.0, 0.0), (inf, 0.25))
@@ -82,10 +82,10 @@ class PA(Learner, key="pa"):
         super().validate()
         check_pa2_ridge(self)
 
-    def kernel(self):
+    def rule(self):
         return rule.CLASSIFICATION
 
-    def kernel_params(self):
+    def rule_params(self):
         return rule.Params(*step_size_params(self.C, self.variant), 0.0)
 
     def init_state(self, d):
@@ -115,8 +115,8 @@ class PARegressor(PA, key="pa_regression"):
     def display_title(cls, params):
         return super().display_title(params) + " regression"
 
-    def kernel(self):
+    def rule(self):
         return rule.REGRESSION
 
-    def kernel_params(self):
+    def rule_params(self):
         return rule.Params(*step_size_params(self.C, self.variant), float(self.epsilon))

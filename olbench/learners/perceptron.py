@@ -4,8 +4,8 @@ from math import inf
 
 from olbench.bounds import FREUND_SCHAPIRE, NOVIKOFF
 from olbench.component import Interval, OneOf
-from olbench.kernels import perceptron as rule
 from olbench.learners.base import Learner, vector_state
+from olbench.rules import perceptron as rule
 
 
 class Perceptron(Learner, key="perceptron"):
@@ -31,10 +31,10 @@ class Perceptron(Learner, key="perceptron"):
         self.eta = eta
         self.tie = tie
 
-    def kernel(self):
+    def rule(self):
         return rule.KERNEL
 
-    def kernel_params(self):
+    def rule_params(self):
         return rule.Params(float(self.eta), self.tie == "libol")
 
     def init_state(self, d):

@@ -2,8 +2,8 @@
 
 from olbench.bounds import ROMMA_SEPARABLE
 from olbench.component import OneOf
-from olbench.kernels import romma as rule
 from olbench.learners.base import Learner, vector_state
+from olbench.rules import romma as rule
 
 
 class ROMMA(Learner, key="romma"):
@@ -39,10 +39,10 @@ class ROMMA(Learner, key="romma"):
         self.variant = variant
         self.tie = tie
 
-    def kernel(self):
+    def rule(self):
         return rule.KERNEL
 
-    def kernel_params(self):
+    def rule_params(self):
         return rule.Params(self.variant == "libol", self.tie == "libol")
 
     def init_state(self, d):
@@ -73,10 +73,10 @@ class AggressiveROMMA(Learner, key="aromma"):
     def __init__(self, *, variant: str = "paper"):
         self.variant = variant
 
-    def kernel(self):
+    def rule(self):
         return rule.AGGRESSIVE
 
-    def kernel_params(self):
+    def rule_params(self):
         return rule.Params(self.variant == "libol", False)
 
     def init_state(self, d):

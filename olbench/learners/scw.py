@@ -3,9 +3,9 @@
 from math import inf
 
 from olbench.component import Interval, OneOf, reciprocal_range
-from olbench.kernels import cw as rule
 from olbench.learners.base import CovarianceLearner
 from olbench.learners.cw import probit
+from olbench.rules import cw as rule
 
 
 class SCW(CovarianceLearner, key="scw"):
@@ -43,10 +43,10 @@ class SCW(CovarianceLearner, key="scw"):
         self.a = a
         self.diagonal = diagonal
 
-    def kernel(self):
+    def rule(self):
         return rule.KERNELS[bool(self.diagonal)]
 
-    def kernel_params(self):
+    def rule_params(self):
         return rule.Params(probit(self.eta), float(self.C), False, False, False)
 
 
@@ -78,5 +78,5 @@ class SCW2(SCW, key="scw2"):
         super().__init__(C=C, eta=eta, a=a, diagonal=diagonal)
         self.libol = libol
 
-    def kernel_params(self):
+    def rule_params(self):
         return rule.Params(probit(self.eta), float(self.C), False, True, bool(self.libol))

@@ -4,7 +4,6 @@ import numpy as np
 
 from olbench.bounds import SOP_MISTAKES
 from olbench.component import OneOf, reciprocal_range
-from olbench.kernels import sop as rule
 from olbench.learners.base import (
     Learner,
     State,
@@ -14,6 +13,7 @@ from olbench.learners.base import (
     symmetric,
 )
 from olbench.resources import Footprint, features
+from olbench.rules import sop as rule
 
 
 class SOP(Learner, key="sop"):
@@ -23,7 +23,7 @@ class SOP(Learner, key="sop"):
     Predicts sign(w_t.x_t) with w_t = (a I + S S' + x_t x_t')^-1 v, where S's columns are the
     x_s of the mistaken rounds so far and v = sum of y_s x_s over them; on a mistake x_t joins
     S and v <- v + y_t x_t. Kept as Sigma = (a I + S S')^-1 and w = Sigma v, updated by
-    Sherman-Morrison in O(d^2) (see :mod:`olbench.kernels.sop`); the output recorded is the
+    Sherman-Morrison in O(d^2) (see :mod:`olbench.rules.sop`); the output recorded is the
     paper's w_t.x_t = (w.x) / (1 + x' Sigma x). Full d x d matrix (the paper has no diagonal
     form). Mistake bound: :func:`olbench.bounds.sop.sop_mistakes` (Theorem 1).
 
@@ -52,14 +52,14 @@ class SOP(Learner, key="sop"):
         self.variant = variant
         self.tie = tie
 
-    def kernel(self):
+    def rule(self):
         return rule.KERNEL
 
-    def kernel_params(self):
+    def rule_params(self):
         return rule.Params(self.variant == "libol", self.tie == "libol")
 
     def init_state(self, d):
-        # Sigma_0 = I / a, then one scratch row for Sigma x (see olbench.kernels.sop)
+        # Sigma_0 = I / a, then one scratch row for Sigma x (see olbench.rules.sop)
         return State(np.zeros(d), identity_blocks(d, 1.0 / float(self.a), extra_rows=1),
                      np.zeros(1))
 

@@ -2,7 +2,7 @@
 chunk of rows needs, moving slots to a new layout, and reading them back as a matrix.
 
 The layouts themselves (dense: x_i and ||x_i||^2; packed: the non-zeros of a sparse row)
-are defined, and read and written by the compiled rules, in :mod:`olbench.kernels.rkhs`;
+are defined, and read and written by the compiled rules, in :mod:`olbench.rules.rkhs`;
 ``m`` is the packed width (0: dense). Sparse rows are kept packed when that takes less room
 than dense, so a sparse stream of 10^6 features is never densified: a kernel Perceptron on
 news20 (1.35 x 10^6 features, a few hundred non-zeros a row) would otherwise need 10^6

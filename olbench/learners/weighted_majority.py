@@ -4,8 +4,8 @@ import math
 
 from olbench.bounds import WEIGHTED_MAJORITY_MISTAKES
 from olbench.component import Interval
-from olbench.kernels import weighted_majority as rule
 from olbench.learners.base import OCOLearner
+from olbench.rules import weighted_majority as rule
 
 
 class WeightedMajority(OCOLearner, key="weighted_majority"):
@@ -42,10 +42,10 @@ class WeightedMajority(OCOLearner, key="weighted_majority"):
     def __init__(self, *, beta: float = 0.5):
         self.beta = beta
 
-    def kernel(self):
+    def rule(self):
         return rule.KERNEL
 
-    def kernel_params(self):
+    def rule_params(self):
         # -ln(beta), not ln(1/beta): 1/beta overflows to inf for beta < 5.6e-309 (beta = 5e-324
         # gave the rate inf, and inf * 0 made every weight NaN); -ln(beta) <= 744.5
         return rule.Params(-math.log(self.beta))

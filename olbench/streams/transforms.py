@@ -34,7 +34,7 @@ _SEED = Interval(0, 2**63 - 1, integer=True)
 
 def _display_of(stream: Any) -> str:
     """The short name of an inner stream, given as a stream or (parsed from a name) a string."""
-    from olbench.views import display_name
+    from olbench.names import display_name
 
     return stream.display_name if isinstance(stream, Component) else display_name(str(stream))
 

@@ -1,0 +1,11 @@
+"""The analysis wing: from the results table to what a reader sees.
+
+Table views (:mod:`~olbench.analysis.views`), the summary, Markdown and LaTeX report
+(:mod:`~olbench.analysis.report`, :mod:`~olbench.analysis.report_bounds`), statistics over
+seeds (:mod:`~olbench.analysis.stats`), failed runs grouped
+(:mod:`~olbench.analysis.failures`), comparisons of results folders
+(:mod:`~olbench.analysis.comparison`), published numbers beside ours
+(:mod:`~olbench.analysis.published`), the results index (:mod:`~olbench.analysis.index`) and
+the figures (:mod:`~olbench.analysis.figures`). It imports the engine and the harness's run
+files, never the front door (tests/test_layout.py).
+"""

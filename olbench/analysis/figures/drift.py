@@ -1,0 +1,108 @@
+"""Windowed mistake rate vs t on drifting streams, with the rounds where the target switches
+marked: a cumulative rate hides a switch late in a stream, the rate per window shows it.
+
+The windows are the intervals between consecutive checkpoints (``run.checkpoint_spacing=
+linear`` makes them equal); the switch rounds come from rebuilding each stream from its
+task's spec (``meta.extra["switch_times"]``, deterministic in the spec): no learner is rerun.
+"""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pandas as pd
+from matplotlib.figure import Figure
+
+from olbench import schema as col
+from olbench.analysis.figures.layout import finish_page, paged, panels
+from olbench.analysis.figures.registry import figure
+from olbench.analysis.figures.style import BAND, LABELS, learner_styles, seeds_text, styled
+from olbench.analysis.views import (
+    drop_param,
+    groups,
+    mean_band,
+    one_per_learner,
+    per_checkpoint,
+    windowed_rate,
+)
+
+SWITCH_COLOR = "0.3"
+
+
+def switch_times(tasks, streams=None) -> dict[str, list[int]]:
+    """``{stream label: switch rounds}`` of the tasks' streams that declare switch times
+    (``meta.extra["switch_times"]``; [] for a stream that drifts without switching), rebuilt
+    from their specs (deterministic; no learner runs). By default only streams with a
+    ``switch_at`` parameter are rebuilt (never a dataset); with ``streams``, those whose name
+    is listed, of any kind (an expert stream declares its switches too)."""
+    from hydra.utils import instantiate
+
+    specs = {json.dumps(t.stream, sort_keys=True, default=str): t.stream for t in tasks
+             if streams is not None or "switch_at" in t.stream}
+    out: dict[str, list[int]] = {}
+    for spec in specs.values():
+        stream = instantiate(spec, _convert_="all")
+        name = drop_param(stream.name)
+        if streams is not None and name not in streams or name in out:
+            continue
+        times = stream.meta.extra.get("switch_times")
+        if times is not None:
+            out[name] = [int(t) for t in times]
+    return out
+
+
+@figure("windowed_mistake_rate", order=55, tasks=True,
+        caption="Mistake rate within each window between consecutive checkpoints vs t on "
+                f"drifting streams, mean over seeds ({BAND}); dotted vertical lines: the "
+                "rounds where the target switches.")
+@styled
+def windowed_mistake_rate_figure(table: pd.DataFrame, tasks) -> Figure | list | None:
+    """Windowed mistake rate (mistakes per round between consecutive checkpoints) vs t, one
+    panel per drifting stream, one line per learner (mean over seeds, 95% band), the switch
+    rounds as vertical lines; ``None`` without drifting streams or mistakes."""
+    cp = per_checkpoint(table)
+    if col.MISTAKES not in cp or cp[col.MISTAKES].notna().sum() == 0:
+        return None
+    switches = switch_times(tasks)
+    cp = one_per_learner(cp[cp["stream_name"].isin(list(switches))])
+    if cp.empty:
+        return None
+    rates = windowed_rate(cp.dropna(subset=[col.MISTAKES]))
+    styles = learner_styles(table)
+    streams = [s for s in switches if s in set(rates["stream_name"])]
+    seeds = cp[col.SEED].nunique()
+
+    def page(chosen: list[str]) -> Figure:
+        fig, axes = panels(len(chosen), ncols=2, size=(6.0, 3.6))
+        for ax, stream in zip(axes, chosen):
+            _draw_windows(ax, rates[rates["stream_name"].eq(stream)], styles, switches[stream])
+        labels = [rates.loc[rates["stream_name"].eq(s), "stream_label"].iloc[0] for s in chosen]
+        return finish_page(fig, axes, labels, "Windowed mistake rate on drifting streams (mean "
+                           f"over {seeds_text(seeds)})", note=BAND, ncols=2)
+
+    return paged(streams, page, per_page=4)
+
+
+def _draw_windows(ax, sub: pd.DataFrame, styles: dict, switches: list[int]) -> None:
+    """One panel of :func:`windowed_mistake_rate_figure`: ``sub``, one stream's windows."""
+    band = mean_band(sub, "rate", ["learner_label"])
+    for learner, g in groups(band, "learner_label"):
+        # a window's rate holds over (t_{k-1}, t_k]: a step drawn up to t_k, from t = 0
+        t = np.concatenate([[0.0], g[col.T].to_numpy(float)])
+        mean, lo, hi = (np.concatenate([g[c].to_numpy(float)[:1], g[c].to_numpy(float)])
+                        for c in ("mean", "lo", "hi"))
+        ax.step(t, mean, where="pre", label=learner, **styles[learner])
+        ax.fill_between(t, np.maximum(lo, 0), hi, step="pre",
+                        color=styles[learner]["color"], alpha=0.18, linewidth=0)
+    for i, t in enumerate(switches):
+        ax.axvline(t, color=SWITCH_COLOR, linestyle=":", linewidth=1.2,
+                   label="target switches" if i == 0 else None)
+        ax.annotate(f"t = {t}", (t, 1.0), xycoords=("data", "axes fraction"),
+                    xytext=(3, -10), textcoords="offset points", fontsize=7,
+                    color=SWITCH_COLOR)
+    top = float(np.nanmax(band["hi"])) if len(band) else 1.0
+    ax.set_ylim(0, min(1.0, 1.1 * top) if top > 0 else 1.0)
+    ax.set_xlim(0, float(band[col.T].max()) if len(band) else None)
+    ax.set_xlabel(LABELS[col.T])
+    ax.set_ylabel("mistake rate in the window\n(mistakes / rounds since last checkpoint)")

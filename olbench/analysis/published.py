@@ -1,0 +1,113 @@
+"""Published numbers beside ours: a table of (dataset, algorithm, mean, std) per metric, joined
+row by row with an experiment's summary, with the difference in units of the published std.
+
+A published file is a CSV with columns ``dataset``, ``algorithm``, ``source`` and, per metric
+of :data:`METRICS`, ``<metric>_mean`` / ``<metric>_std`` (empty where the source's number
+could not be read here: the row then says so instead of inventing one). A run with no row in
+the file gets the source :data:`NOT_AVAILABLE` (never a silent blank), and the report prints
+"not available offline" where a published number is missing. ``dataset`` is the stream's
+``name=`` parameter (``stream=dataset``); ``algorithm`` the learner's name in the selection
+stage (:func:`olbench.harness.selection.select_grid`), e.g. LIBOL's ``PA-I``.
+
+>>> ours = pd.DataFrame({"stream": ["Dataset[name=s,bias=False]"], "learner": ["PA[C=1.0]"],
+...                      "mistake_rate_mean": [0.30], "mistake_rate_std": [0.01],
+...                      "updates_mean": [400.0], "updates_std": [10.0]})
+>>> pub = pd.DataFrame({"dataset": ["s"], "algorithm": ["PA"], "source": ["x"],
+...                     "mistake_rate_mean": [0.33], "mistake_rate_std": [0.012],
+...                     "updates_mean": [None], "updates_std": [None]})
+>>> row = beside_published(ours, pub, {"PA[C=1.0]": "PA"}).iloc[0]
+>>> float(round(row["mistake_rate_diff_in_std"], 6)), bool(pd.isna(row["updates_diff_in_std"]))
+(-2.5, True)
+>>> beside_published(ours, pub.iloc[:0], {"PA[C=1.0]": "PA"}).loc[0, "source"]
+'not available offline: no published number for this dataset and algorithm in the file'
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from olbench import schema as col
+from olbench.component import parse_name
+
+METRICS = (col.MISTAKE_RATE, col.UPDATES, col.TIME_S)
+#: the metrics compared in std units; time is shown beside, never compared: another machine
+#: and language (LIBOL's MATLAB) make its difference meaningless
+COMPARED = (col.MISTAKE_RATE, col.UPDATES)
+REQUIRED = ("dataset", "algorithm", "source")
+#: the source of a run that the published file has no row for: the file holds only what could
+#: be read here (no network, LIBOL's manual a PDF without text), so say so rather than blank
+NOT_AVAILABLE = ("not available offline: no published number for this dataset and algorithm "
+                 "in the file")
+
+
+def read_published(path: str | Path) -> pd.DataFrame:
+    """The published table at ``path``, checked: the columns named, numbers where given."""
+    path = Path(path)
+    if not path.is_file():
+        raise FileNotFoundError(f"published numbers: no file {path}")
+    table = pd.read_csv(path, comment="#")
+    missing = [c for c in (*REQUIRED, *(f"{m}_{s}" for m in METRICS for s in ("mean", "std")))
+               if c not in table]
+    if missing:
+        raise ValueError(f"{path}: missing columns {missing}")
+    for column in table.columns.difference(REQUIRED):
+        bad = pd.to_numeric(table[column], errors="coerce").isna() & table[column].notna()
+        if bad.any():
+            line = int(np.flatnonzero(bad)[0]) + 2   # header is line 1
+            raise ValueError(f"{path}: column {column} is not a number: "
+                             f"{table[column][bad].iloc[0]!r} (row {line})")
+    return table
+
+
+def std_units(ours: float, published: float, published_std: float) -> float:
+    """(ours − published) / published std; NaN when either number or a positive std is
+    missing.
+
+    >>> round(std_units(0.30, 0.33, 0.01), 9), std_units(1.0, 1.0, 0.0)
+    (-3.0, nan)
+    """
+    if any(pd.isna(v) for v in (ours, published, published_std)) or published_std <= 0:
+        return float("nan")
+    return (ours - published) / published_std
+
+
+def dataset_of(stream: str) -> str:
+    """The ``name=`` of a dataset stream's full name (else the name itself).
+
+    >>> dataset_of("Dataset[name=svmguide3,order=permuted]"), dataset_of("Noisy[n=5]")
+    ('svmguide3', 'Noisy[n=5]')
+    """
+    return str(parse_name(stream)[1].get("name", stream))
+
+
+def beside_published(summary: pd.DataFrame, published: pd.DataFrame,
+                     algorithms: dict[str, str]) -> pd.DataFrame:
+    """Every summary row whose learner has an algorithm name, with the published numbers of
+    its (dataset, algorithm) beside (NaN where none are published) and, per metric of
+    :data:`COMPARED`, ``<metric>_diff_in_std``. Rows of the published table with no run are
+    kept too (ours NaN), so nothing published is dropped silently. Rows come in the order
+    of the summary's streams and of ``algorithms``. Our statistics keep the summary's
+    columns (time: ``time_s_median``, ``time_s_q1``, ``time_s_q3``)."""
+    rows = summary.drop_duplicates([col.STREAM, col.LEARNER])
+    ours = pd.DataFrame({"dataset": rows[col.STREAM].map(dataset_of),
+                         "algorithm": rows[col.LEARNER].map(algorithms),
+                         col.LEARNER: rows[col.LEARNER]})
+    for m in METRICS:
+        for s in col.summary_stats(m):   # time: our median and quartiles (LIBOL's: mean, std)
+            ours[f"{m}_{s}"] = rows.get(f"{m}_{s}", np.nan)
+    ours = ours[ours["algorithm"].notna()]
+    pub = published.rename(columns={f"{m}_{s}": f"published_{m}_{s}"
+                                    for m in METRICS for s in ("mean", "std")})
+    out = ours.merge(pub, on=["dataset", "algorithm"], how="outer", sort=False)
+    rank = {a: i for i, a in enumerate(dict.fromkeys(algorithms.values()))}
+    datasets = {d: i for i, d in enumerate(dict.fromkeys(out["dataset"]))}
+    out["source"] = out["source"].astype(object).where(out["source"].notna(), NOT_AVAILABLE)
+    out = out.assign(_d=out["dataset"].map(datasets), _a=out["algorithm"].map(rank)
+                     ).sort_values(["_d", "_a"], kind="stable").drop(columns=["_d", "_a"])
+    for m in COMPARED:
+        out[f"{m}_diff_in_std"] = [std_units(a, b, s) for a, b, s in zip(
+            out[f"{m}_mean"], out[f"published_{m}_mean"], out[f"published_{m}_std"])]
+    return out.reset_index(drop=True)

@@ -1,0 +1,45 @@
+"""ALMA_2, the Approximate Large Margin Algorithm with p = 2 (Gentile, JMLR 2, 2001).
+
+k counts corrections (k = 1 before the first); ``s[0]`` holds k. With x^ = x / ||x||::
+
+    gamma_k = B / sqrt(k),  eta_k = C / sqrt(k)
+    if y w.x^ <= (1 - alpha) gamma_k:
+        w <- w + eta_k y x^,  w <- w / max(1, ||w||),  k <- k + 1
+
+``libol=True`` is LIBOL's ``ALMA.m`` (and river's ``ALMAClassifier``): x is not normalised and
+the test is strict, y w.x < (1 - alpha) gamma_k. A zero row cannot be normalised and gives no
+correction (LIBOL's test passes on it: k grows, w stays).
+"""
+
+import math
+from collections import namedtuple
+
+from olbench._jit import inline
+from olbench.rules.loop import make_rule
+from olbench.rules.rows import axpy, linear_predict, project_l2_ball, sqnorm
+
+Params = namedtuple("Params", ["alpha", "B", "C", "libol"])
+
+
+@inline
+def update(params, idx, val, y, margin, w, A, s):
+    k = s[0]
+    threshold = (1.0 - params.alpha) * params.B / math.sqrt(k)
+    if params.libol:
+        scale = 1.0
+        if not y * margin < threshold:
+            return False
+    else:
+        sq = sqnorm(val)
+        if sq == 0.0:
+            return False
+        scale = 1.0 / math.sqrt(sq)
+        if not y * margin * scale <= threshold:
+            return False
+    axpy(w, params.C / math.sqrt(k) * y * scale, idx, val)
+    project_l2_ball(w, 1.0)
+    s[0] = k + 1.0
+    return True
+
+
+KERNEL = make_rule("alma", linear_predict, update)
