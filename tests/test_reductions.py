@@ -116,10 +116,10 @@ def test_loops_of_rules_that_allocate_nothing_keep_no_reference_counts():
 
     rng = np.random.default_rng(4)
     X, y = rng.standard_normal((50, 6)), np.where(rng.random(50) < 0.5, -1.0, 1.0)
-    for name, kwargs, kernel in [("perceptron", {}, perceptron.KERNEL),
-                                 ("ogd", dict(loss="hinge"), ogd.KERNELS["hinge"])]:
+    for name, kwargs, compiled in [("perceptron", {}, perceptron.RULE),
+                                 ("ogd", dict(loss="hinge"), ogd.RULES["hinge"])]:
         olbench.run(olbench.make_learner(name, **kwargs), X, y)
-        loop = kernel.run_dense
+        loop = compiled.run_dense
         assert loop.targetoptions.get("_nrt") is False, name
         # the same loop compiled afresh (numba does not inspect code loaded from its cache)
         options = {k: v for k, v in loop.targetoptions.items() if k != "nopython"}
@@ -127,7 +127,7 @@ def test_loops_of_rules_that_allocate_nothing_keep_no_reference_counts():
         fresh.compile(loop.signatures[0])
         ir = fresh.inspect_llvm(loop.signatures[0])
         assert "NRT_incref" not in ir and "NRT_decref" not in ir, name
-    assert kernel_rls.KERNEL.run_dense.targetoptions.get("_nrt", True) is not False
+    assert kernel_rls.RULE.run_dense.targetoptions.get("_nrt", True) is not False
     trace = olbench.run(olbench.make_learner("kernel_rls"), X, X @ np.arange(6.0))
     assert trace.n == 50
 

@@ -66,7 +66,7 @@ class ALMA(Learner, key="alma"):
                 f"{(1.0 - self.alpha) * B!r}")
 
     def rule(self):
-        return rule.KERNEL
+        return rule.RULE
 
     def rule_params(self):
         B = 1.0 / self.alpha if self.B is None else self.B

@@ -69,7 +69,7 @@ class NORMA(KernelLearner, key="norma"):
         return 4                        # s[3]: rounds seen (the ring's position)
 
     def rule(self):
-        return norma_rule.KERNEL
+        return norma_rule.RULE
 
     def rule_params(self):
         return norma_rule.Params(*self.kernel_fields(), float(self.eta),
@@ -118,7 +118,7 @@ class BudgetPerceptron(KernelLearner, key="budget_perceptron"):
         return state
 
     def rule(self):
-        return rbp_rule.KERNEL
+        return rbp_rule.RULE
 
     def rule_params(self):
         return rbp_rule.Params(*self.kernel_fields(), int(self.budget))
@@ -162,7 +162,7 @@ class Forgetron(KernelLearner, key="forgetron"):
         return 5                        # s[3]: the damage Q, s[4]: the mistakes M
 
     def rule(self):
-        return forgetron_rule.KERNEL
+        return forgetron_rule.RULE
 
     def rule_params(self):
         return forgetron_rule.Params(*self.kernel_fields(), int(self.budget))

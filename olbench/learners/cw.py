@@ -66,7 +66,7 @@ class CW(CovarianceLearner, key="cw"):
         self.diagonal = diagonal
 
     def rule(self):
-        return rule.KERNELS[bool(self.diagonal)]
+        return rule.RULES[bool(self.diagonal)]
 
     def rule_params(self):
         return rule.Params(probit(self.eta), inf, self.form == "variance", False, False)

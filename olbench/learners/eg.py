@@ -46,7 +46,7 @@ class EG(OCOLearner, key="eg"):
         return self.loss == "quadratic"          # a zero row still has gradient w_t
 
     def rule(self):
-        return rule.KERNEL
+        return rule.RULE
 
     def rule_params(self):
         return rule.Params(LOSS_CODES[self.loss], float(self.eta), float(self.radius),

@@ -41,7 +41,7 @@ class FTL(OCOLearner, key="ftl"):
         return self.loss == "quadratic"        # the mean S/t moves with t
 
     def rule(self):
-        return rule.KERNEL
+        return rule.RULE
 
     def rule_params(self):
         return rule.Params(LOSS_CODES[self.loss], SET_CODES[self.domain], float(self.radius))

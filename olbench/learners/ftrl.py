@@ -58,7 +58,7 @@ class FTRL(OCOLearner, key="ftrl"):
         return self.schedule == "sqrt"
 
     def rule(self):
-        return rule.KERNEL
+        return rule.RULE
 
     def rule_params(self):
         return rule.Params(LOSS_CODES[self.loss], SET_CODES[self.domain], float(self.radius),

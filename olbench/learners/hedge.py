@@ -59,7 +59,7 @@ class Hedge(OCOLearner, key="hedge"):
         return self.schedule != "fixed"
 
     def rule(self):
-        return rule.KERNEL
+        return rule.RULE
 
     def rule_params(self):
         return rule.Params(self.rate(self.n_features_), SCHEDULES[self.schedule])

@@ -36,7 +36,7 @@ class IELLIP(CovarianceLearner, key="iellip"):
         self.tie = tie
 
     def rule(self):
-        return rule.KERNEL
+        return rule.RULE
 
     def rule_params(self):
         return rule.Params(float(self.b), self.tie == "libol")

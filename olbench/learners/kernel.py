@@ -244,7 +244,7 @@ class KernelPerceptron(KernelLearner, key="kernel_perceptron"):
         self._init_kernel(kernel_type, h, degree, offset)
 
     def rule(self):
-        return perceptron_rule.KERNEL
+        return perceptron_rule.RULE
 
     def rule_params(self):
         return perceptron_rule.Params(*self.kernel_fields())
@@ -357,7 +357,7 @@ class KernelRLS(KernelLearner, key="kernel_rls"):
         self._init_kernel(kernel_type, h, degree, offset)
 
     def rule(self):
-        return rls_rule.KERNEL
+        return rls_rule.RULE
 
     def rule_params(self):
         return rls_rule.Params(*self.kernel_fields(), float(self.a), float(self.r))

@@ -43,7 +43,7 @@ class NAROW(CovarianceLearner, key="narow"):
         self.libol = libol
 
     def rule(self):
-        return rule.KERNELS[bool(self.libol)]
+        return rule.RULES[bool(self.libol)]
 
     def rule_params(self):
         return rule.Params(float(self.b))

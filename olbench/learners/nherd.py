@@ -39,7 +39,7 @@ class NHERD(CovarianceLearner, key="nherd"):
         self.diagonal_rule = diagonal_rule
 
     def rule(self):
-        return rule.KERNELS[self.diagonal_rule if self.diagonal else "full"]
+        return rule.RULES[self.diagonal_rule if self.diagonal else "full"]
 
     def rule_params(self):
         return rule.Params(float(self.C))

@@ -27,7 +27,7 @@ class OGD(Learner, key="ogd"):
     """
 
     display_params = ("eta",)
-    constraints = {"loss": OneOf(*rule.KERNELS), "eta": Interval(0, inf, low_open=True),
+    constraints = {"loss": OneOf(*rule.RULES), "eta": Interval(0, inf, low_open=True),
                    "schedule": OneOf("constant", "sqrt"),
                    "radius": Interval(0, inf, low_open=True, none_ok=True)}
     bounds = (OGD_REGRET,)
@@ -65,7 +65,7 @@ class OGD(Learner, key="ogd"):
         return self.loss == "quadratic"           # a zero row still pulls w towards 0
 
     def rule(self):
-        return rule.KERNELS[self.loss]
+        return rule.RULES[self.loss]
 
     def rule_params(self):
         radius = inf if self.radius is None else float(self.radius)

@@ -115,7 +115,7 @@ class ONS(OCOLearner, key="ons"):
                          "use ogd or ftrl (no matrix), or fewer dimensions")
 
     def rule(self):
-        return rule.KERNEL
+        return rule.RULE
 
     def rule_params(self):
         return rule.Params(LOSS_CODES[self.loss], float(self.radius), self.gamma,

@@ -32,7 +32,7 @@ class Perceptron(Learner, key="perceptron"):
         self.tie = tie
 
     def rule(self):
-        return rule.KERNEL
+        return rule.RULE
 
     def rule_params(self):
         return rule.Params(float(self.eta), self.tie == "libol")

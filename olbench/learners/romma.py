@@ -40,7 +40,7 @@ class ROMMA(Learner, key="romma"):
         self.tie = tie
 
     def rule(self):
-        return rule.KERNEL
+        return rule.RULE
 
     def rule_params(self):
         return rule.Params(self.variant == "libol", self.tie == "libol")

@@ -44,7 +44,7 @@ class SCW(CovarianceLearner, key="scw"):
         self.diagonal = diagonal
 
     def rule(self):
-        return rule.KERNELS[bool(self.diagonal)]
+        return rule.RULES[bool(self.diagonal)]
 
     def rule_params(self):
         return rule.Params(probit(self.eta), float(self.C), False, False, False)

@@ -53,7 +53,7 @@ class SOP(Learner, key="sop"):
         self.tie = tie
 
     def rule(self):
-        return rule.KERNEL
+        return rule.RULE
 
     def rule_params(self):
         return rule.Params(self.variant == "libol", self.tie == "libol")

@@ -43,7 +43,7 @@ class WeightedMajority(OCOLearner, key="weighted_majority"):
         self.beta = beta
 
     def rule(self):
-        return rule.KERNEL
+        return rule.RULE
 
     def rule_params(self):
         # -ln(beta), not ln(1/beta): 1/beta overflows to inf for beta < 5.6e-309 (beta = 5e-324

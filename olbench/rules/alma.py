@@ -42,4 +42,4 @@ def update(params, idx, val, y, margin, w, A, s):
     return True
 
 
-KERNEL = make_rule("alma", linear_predict, update)
+RULE = make_rule("alma", linear_predict, update)

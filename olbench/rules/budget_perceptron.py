@@ -50,4 +50,4 @@ def update(params, idx, val, y, margin, w, A, s):
     return True
 
 
-KERNEL = make_rule("budget_perceptron", expansion, update)
+RULE = make_rule("budget_perceptron", expansion, update)

@@ -147,5 +147,5 @@ def update_diag(params, idx, val, y, margin, w, A, s):
     return True
 
 
-KERNELS = {False: make_rule("cw.full", linear_predict, update_full),
+RULES = {False: make_rule("cw.full", linear_predict, update_full),
            True: make_rule("cw.diag", linear_predict, update_diag)}

@@ -73,4 +73,4 @@ def update(params, idx, val, y, margin, w, A, s):
     return True
 
 
-KERNEL = make_rule("eg", oco_predict, update)
+RULE = make_rule("eg", oco_predict, update)

@@ -78,4 +78,4 @@ def update(params, idx, val, y, margin, w, A, s):
     return True
 
 
-KERNEL = make_rule("forgetron", expansion, update)
+RULE = make_rule("forgetron", expansion, update)

@@ -73,4 +73,4 @@ def update(params, idx, val, y, margin, w, A, s):
     return True
 
 
-KERNEL = make_rule("ftl", oco_predict, update, allocates=True)  # sorts
+RULE = make_rule("ftl", oco_predict, update, allocates=True)  # sorts

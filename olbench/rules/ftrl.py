@@ -48,4 +48,4 @@ def update(params, idx, val, y, margin, w, A, s):
     return True
 
 
-KERNEL = make_rule("ftrl", oco_predict, update, allocates=True)  # sorts
+RULE = make_rule("ftrl", oco_predict, update, allocates=True)  # sorts

@@ -57,4 +57,4 @@ def update(params, idx, val, y, margin, w, A, s):
     return True
 
 
-KERNEL = make_rule("hedge", predict, update)
+RULE = make_rule("hedge", predict, update)

@@ -26,4 +26,4 @@ def update(params, idx, val, y, margin, w, A, s):
     return True
 
 
-KERNEL = make_rule("kernel_perceptron", expansion, update)
+RULE = make_rule("kernel_perceptron", expansion, update)

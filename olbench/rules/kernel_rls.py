@@ -69,4 +69,4 @@ def update(params, idx, val, y, margin, w, A, s):
     return True
 
 
-KERNEL = make_rule("kernel_rls", expansion, update, allocates=True)
+RULE = make_rule("kernel_rls", expansion, update, allocates=True)

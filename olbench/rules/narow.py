@@ -62,5 +62,5 @@ def update_libol(params, idx, val, y, margin, w, A, s):
     return True
 
 
-KERNELS = {False: make_rule("narow", predict, update),
+RULES = {False: make_rule("narow", predict, update),
            True: make_rule("narow.libol", linear_predict, update_libol)}

@@ -75,7 +75,7 @@ def update_exact(params, idx, val, y, margin, w, A, s):
     return _update_diag(params, idx, val, y, margin, w, A, _EXACT)
 
 
-KERNELS = {"full": make_rule("nherd.full", linear_predict, update_full),
+RULES = {"full": make_rule("nherd.full", linear_predict, update_full),
            "drop": make_rule("nherd.drop", linear_predict, update_drop),
            "project": make_rule("nherd.project", linear_predict, update_project),
            "exact": make_rule("nherd.exact", linear_predict, update_exact)}

@@ -38,4 +38,4 @@ def update(params, idx, val, y, margin, w, A, s):
     return fired
 
 
-KERNEL = make_rule("norma", expansion, update)
+RULE = make_rule("norma", expansion, update)

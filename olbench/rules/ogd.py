@@ -74,7 +74,7 @@ def update_quadratic(params, idx, val, y, margin, w, A, s):
     return True
 
 
-KERNELS = {
+RULES = {
     "hinge": make_rule("ogd.hinge", linear_predict, update_hinge),
     "logistic": make_rule("ogd.logistic", linear_predict, update_logistic),
     "squared": make_rule("ogd.squared", linear_predict, update_squared),

@@ -147,4 +147,4 @@ def update(params, idx, val, y, margin, w, A, s):
     return True
 
 
-KERNEL = make_rule("ons", oco_predict, update, allocates=True)
+RULE = make_rule("ons", oco_predict, update, allocates=True)

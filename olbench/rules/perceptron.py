@@ -20,4 +20,4 @@ def update(params, idx, val, y, margin, w, A, s):
     return True
 
 
-KERNEL = make_rule("perceptron", linear_predict, update)
+RULE = make_rule("perceptron", linear_predict, update)

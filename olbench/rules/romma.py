@@ -64,5 +64,5 @@ def update_aggressive(params, idx, val, y, margin, w, A, s):
     return _step(params, idx, val, y, margin, w)
 
 
-KERNEL = make_rule("romma", linear_predict, update)
+RULE = make_rule("romma", linear_predict, update)
 AGGRESSIVE = make_rule("romma.aggressive", linear_predict, update_aggressive)

@@ -52,4 +52,4 @@ def update(params, idx, val, y, margin, w, A, s):
     return mistake
 
 
-KERNEL = make_rule("sop", predict, update)
+RULE = make_rule("sop", predict, update)

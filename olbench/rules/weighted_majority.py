@@ -39,4 +39,4 @@ def update(params, idx, val, y, margin, w, A, s):
     return True
 
 
-KERNEL = make_rule("weighted_majority", predict, update)
+RULE = make_rule("weighted_majority", predict, update)
