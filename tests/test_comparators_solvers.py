@@ -420,7 +420,7 @@ def test_hinge_with_ridge_on_a9a_is_certified():
     from sklearn.datasets import load_svmlight_file
     from sklearn.svm import LinearSVC
 
-    from olbench.streams.files import shared_data_dir
+    from olbench.paths import shared_data_dir
 
     path = shared_data_dir() / "libsvm" / "a9a"
     skip_unless_local({"_target_": "olbench.streams.Svmlight", "path": str(path)})

@@ -36,6 +36,7 @@ from olbench.component import IsInstance, OneOf, UnknownNameError, _fmt
 from olbench.datasets import Card, DataFile, find_local, get_card, locate, openml
 from olbench.datasets.fetch import offline
 from olbench.labels import label_key, sorted_labels
+from olbench.paths import resolve_path
 from olbench.streams.base import (
     Chunk,
     Fingerprint,
@@ -44,7 +45,7 @@ from olbench.streams.base import (
     _check_chunk_size,
     row_norms,
 )
-from olbench.streams.files import MatFile, Svmlight, rechunk, resolve_path
+from olbench.streams.files import MatFile, Svmlight, rechunk
 from olbench.streams.real import REAL_DATA_CONSTRAINTS, RealArrays, permutation
 
 SPLITS = ("train", "test", "train+test", "train_then_test")
