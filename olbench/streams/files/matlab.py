@@ -10,10 +10,10 @@ import scipy.sparse as sp
 
 from olbench.component import Interval, IsInstance
 from olbench.paths import resolve_path
-from olbench.streams.real import REAL_DATA_CONSTRAINTS, RealArrays
+from olbench.streams.real import REAL_DATA_CONSTRAINTS, RealFile
 
 
-class MatFile(RealArrays, key="mat"):
+class MatFile(RealFile, key="mat"):
     """A MATLAB .mat matrix with the label in one column (LIBOL's data files, e.g. svmguide3).
 
     ``variable``: the matrix's name (LIBOL: ``data``); ``label_column``: its label column
@@ -40,9 +40,6 @@ class MatFile(RealArrays, key="mat"):
         self.order, self.seed = order, seed
         self.normalize, self.standardize, self.bias = normalize, standardize, bias
         self.validate()
-
-    def _source(self) -> str:
-        return str(self.path)
 
     def _load(self):
         import scipy.io
