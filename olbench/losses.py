@@ -110,7 +110,3 @@ def get_loss(name: str, *, epsilon: float = 0.1) -> Loss:
     except KeyError:
         raise ValueError(f"unknown loss {name!r}; known losses: "
                          f"{', '.join(sorted(losses))}") from None
-
-
-LOSS_NAMES = ("zero_one", "hinge", "squared_hinge", "logistic", "squared", "absolute",
-              "epsilon_insensitive", "suffered")

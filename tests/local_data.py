@@ -54,7 +54,7 @@ def _needs(spec: Any, files: bool = True) -> Iterator[str]:
             if why:
                 yield why
         elif files and target and isinstance(spec.get("path"), str):
-            from olbench.streams.files import resolve_path
+            from olbench.paths import resolve_path
 
             try:
                 resolve_path(spec["path"])

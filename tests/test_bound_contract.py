@@ -1,6 +1,6 @@
 """Registry-wide: every theorem a learner declares is reachable (it is checked, not skipped,
 when the comparators it needs are given), holds on a real run, and fails on a corrupted one
-(so no check is vacuous). Settings come from tests/naive.py; no learner is named here."""
+(so no check is vacuous). Settings come from tests/naive/; no learner is named here."""
 
 from __future__ import annotations
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from naive import perceptron as naive_perceptron
+from naive.first_order import perceptron as naive_perceptron
 
 import olbench
 from olbench.analysis.report import bound_checks, summary_table

@@ -23,7 +23,7 @@ import pandas as pd
 import pytest
 from sklearn.datasets import load_svmlight_file
 
-import olbench.streams.files as files
+from olbench import paths
 from olbench.datasets import (
     CARDS,
     Card,
@@ -38,7 +38,7 @@ from olbench.datasets.fetch import text_sha256
 from olbench.streams import Dataset, Svmlight, make_stream
 
 ROOT = Path(__file__).resolve().parents[1]
-SHARED = files.shared_data_dir()
+SHARED = paths.shared_data_dir()
 needs_shared = pytest.mark.skipif(not (SHARED / "libsvm").is_dir(),
                                   reason=f"shared data folder {SHARED} is not present")
 
@@ -66,7 +66,7 @@ def toy(monkeypatch, tmp_path):
                 DataFile("toy.svm.t", 2, 3, sha(TEST), "http://127.0.0.1:9/toy.svm.t"))
     monkeypatch.setitem(CARDS, "toy", card)
     dirs = {name: tmp_path / name for name in ("mine", "shared", "xdg")}
-    monkeypatch.setattr(files, "shared_data_dir", lambda: dirs["shared"])
+    monkeypatch.setattr(paths, "shared_data_dir", lambda: dirs["shared"])
     dirs["cache"] = dirs["xdg"] / "olbench" / "data"
     return card, dirs
 

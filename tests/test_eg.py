@@ -47,7 +47,7 @@ def test_eg_recovers_a_weight_below_e_minus_745_and_meets_its_bound():
 
     trace, check = _eg_regret_check(make_learner("eg", eta=1.0), X, "simplex", 1.0)
     np.testing.assert_allclose(trace.margins, expected_losses, rtol=1e-12, atol=1e-15)
-    np.testing.assert_allclose(trace.margins, naive.eg(X, None)[0], rtol=1e-12, atol=1e-15)
+    np.testing.assert_allclose(trace.margins, naive.oco.eg(X, None)[0], rtol=1e-12, atol=1e-15)
     assert check.observed == pytest.approx(expected_regret, abs=1e-10)
     assert check.bound == pytest.approx(math.log(2) + 4000 / 2, rel=1e-15)
     assert check.holds
@@ -66,7 +66,7 @@ def test_eg_plus_minus_recovers_and_meets_its_bound():
 
     trace, check = _eg_regret_check(make_learner("egpm", eta=1.0, U=1.0), X, "l1", 1.0)
     np.testing.assert_allclose(trace.margins, expected_losses, rtol=1e-12, atol=1e-15)
-    np.testing.assert_allclose(trace.margins, naive.egpm(X, None)[0], rtol=1e-12, atol=1e-15)
+    np.testing.assert_allclose(trace.margins, naive.oco.egpm(X, None)[0], rtol=1e-12, atol=1e-15)
     assert check.observed == pytest.approx(expected_regret, abs=1e-10)
     assert check.bound == pytest.approx(math.log(2) + 2000 / 2, rel=1e-15)
     assert check.holds
@@ -79,7 +79,7 @@ def test_eg_on_quadratic_losses_lets_a_vanished_weight_come_back():
     X = _two_phase([10.0, 0.0], [0.0, 10.0], 200, 400)
     learner = make_learner("eg", loss="quadratic", eta=1.0)
     trace = run(learner, X, np.zeros(len(X)))
-    margins, _, state = naive.eg(X, None, loss="quadratic", eta=1.0)
+    margins, _, state = naive.oco.eg(X, None, loss="quadratic", eta=1.0)
     np.testing.assert_allclose(trace.margins, margins, rtol=1e-12, atol=1e-12)
     np.testing.assert_allclose(trace.state["w"], state["w"], rtol=1e-12, atol=1e-12)
     assert trace.state["w"][1] > 0.999

@@ -54,7 +54,7 @@ def test_a_given_vector_reruns_a_listing_from_its_own_w0():
     learner = make_learner("pa_regression", variant="pa2", C=0.5, epsilon=0.0,
                            init=theta0.tolist())
     np.testing.assert_allclose(run(learner, X, y).state["w"],
-                               naive.sugiyama_pa_regression(X, y, lam=1.0, theta0=theta0),
+                               naive.textbook.sugiyama_pa_regression(X, y, lam=1.0, theta0=theta0),
                                rtol=1e-12, atol=1e-12)
 
 

@@ -1,6 +1,6 @@
 """Kernel learners (issue 13): with the linear kernel each equals its linear twin; budgets
 bound memory; the kernel mistake bounds hold on random streams. Exactness against the
-plain-numpy twins and the registry-wide contracts run from tests/naive.py."""
+plain-numpy twins and the registry-wide contracts run from tests/naive/."""
 
 from __future__ import annotations
 

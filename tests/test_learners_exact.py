@@ -1,4 +1,4 @@
-"""Every compiled learner equals its plain-numpy twin (tests/naive.py) to 1e-12, on dense and
+"""Every compiled learner equals its plain-numpy twin (tests/naive/) to 1e-12, on dense and
 sparse input, for several seeds and hyper-parameters; the textbook and peer-library forms
 of the same rules agree too."""
 
@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 from conftest import learner_data, make_data
+from naive import textbook
 
 from olbench import make_learner, predict, run
 from olbench.learners import Learner
@@ -61,19 +62,19 @@ def test_sugiyama_lambda_forms_are_pa1_and_pa2(lam):
     X, y = make_data("classification", 3)
     np.testing.assert_allclose(
         run(make_learner("pa", variant="pa2", C=1 / (2 * lam)), X, y).state["w"],
-        naive.sugiyama_pa_classification(X, y, lam=lam), **TOL)
+        textbook.sugiyama_pa_classification(X, y, lam=lam), **TOL)
     np.testing.assert_allclose(
         run(make_learner("pa", variant="pa1", C=1 / lam), X, y).state["w"],
-        naive.sugiyama_pa_classification(X, y, lam=lam, hinge=True), **TOL)
+        textbook.sugiyama_pa_classification(X, y, lam=lam, hinge=True), **TOL)
     Xr, yr = make_data("regression", 4)
     np.testing.assert_allclose(
         run(make_learner("pa_regression", variant="pa2", C=1 / (2 * lam), epsilon=0.0),
             Xr, yr).state["w"],
-        naive.sugiyama_pa_regression(Xr, yr, lam=lam), **TOL)
+        textbook.sugiyama_pa_regression(Xr, yr, lam=lam), **TOL)
     np.testing.assert_allclose(
         run(make_learner("pa_regression", variant="pa1", C=1 / lam, epsilon=0.0),
             Xr, yr).state["w"],
-        naive.sugiyama_pa_regression(Xr, yr, lam=lam, l1=True), **TOL)
+        textbook.sugiyama_pa_regression(Xr, yr, lam=lam, l1=True), **TOL)
 
 
 @pytest.mark.parametrize("lam", [0.1, 1.0, 3.0])
@@ -84,18 +85,18 @@ def test_sugiyama_arow_lambda_is_r(lam, as_format):
 
     X, y = make_data("classification", 5)
     np.testing.assert_allclose(run(make_learner("arow", r=lam), as_format(X), y).state["w"],
-                               naive.sugiyama_arow_classification(X, y, lam=lam), **TOL)
+                               textbook.sugiyama_arow_classification(X, y, lam=lam), **TOL)
     Xr, yr = make_data("regression", 6)
     mu0 = initial_weights("randn", 9, Xr.shape[1])
     for key in ("rls", "arow_regression"):
         learner = make_learner(key, r=lam, a=1.0, init="randn", init_seed=9)
         np.testing.assert_allclose(run(learner, as_format(Xr), yr).state["w"],
-                                   naive.sugiyama_arow_regression(Xr, yr, lam=lam, mu0=mu0),
+                                   textbook.sugiyama_arow_regression(Xr, yr, lam=lam, mu0=mu0),
                                    **TOL)
     pa = make_learner("pa_regression", variant="pa2", C=1 / (2 * lam), epsilon=0.0,
                       init="randn", init_seed=9)
     np.testing.assert_allclose(run(pa, as_format(Xr), yr).state["w"],
-                               naive.sugiyama_pa_regression(Xr, yr, lam=lam, theta0=mu0), **TOL)
+                               textbook.sugiyama_pa_regression(Xr, yr, lam=lam, theta0=mu0), **TOL)
 
 
 def test_rls_mean_is_the_ridge_solution():
@@ -254,7 +255,7 @@ def test_romma_step_is_the_shortest_vector_of_its_two_constraints():
                 {"type": "ineq", "fun": lambda v, x=x, label=label: label * (v @ x) - 1.0}]
         qp = minimize(lambda v: v @ v, w, jac=lambda v: 2 * v, constraints=cons,
                       method="SLSQP", options={"ftol": 1e-14, "maxiter": 500})
-        ours, _ = naive._romma_step(w, x, label, libol=False)
+        ours, _ = naive.first_order._romma_step(w, x, label, libol=False)
         learner = make_learner("aromma").reset(3)
         learner.state_.w[:] = w
         learner.learn_one(x, label)
@@ -262,7 +263,7 @@ def test_romma_step_is_the_shortest_vector_of_its_two_constraints():
         np.testing.assert_allclose(ours, qp.x, atol=1e-6)
         if label * (w @ x) >= (w @ w) * (x @ x):
             slack_cases += 1
-            libol, _ = naive._romma_step(w, x, label, libol=True)
+            libol, _ = naive.first_order._romma_step(w, x, label, libol=True)
             assert libol @ libol > ours @ ours + 1e-9        # not the shortest vector
     assert slack_cases >= 3
 

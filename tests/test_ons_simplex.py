@@ -32,7 +32,7 @@ def test_projection_in_the_A_norm_onto_the_simplex_is_the_kkt_point(d):
         project_simplex_in_norm(M, y, w, np.empty(d))
         assert kkt_residual(M, y, w) <= 1e-9 * (1 + np.abs(M).max() * (1 + np.abs(y).max()))
         # an independent exact solve (enumerating the supports) agrees
-        np.testing.assert_allclose(w, naive.project_on_simplex_in_norm(M, y), atol=1e-10)
+        np.testing.assert_allclose(w, naive.oco.project_on_simplex_in_norm(M, y), atol=1e-10)
         points = rng.dirichlet(np.full(d, 0.3), size=500)       # no point of K is closer
         gaps = np.einsum("ij,jk,ik->i", points - y, M, points - y)
         assert (w - y) @ M @ (w - y) <= gaps.min() + 1e-9

@@ -261,9 +261,9 @@ def test_a_streamed_run_holds_nothing_per_round(tmp_path, out_of_core, monkeypat
     of 64 KiB so that both files span many). A record of every round, and the metrics
     computed from it, made the larger run peak 0.88 MiB higher (15 bytes a round); now
     3 KiB."""
-    from olbench.streams import files
+    from olbench.streams.files import blocks
 
-    monkeypatch.setattr(files, "BLOCK_BYTES", 1 << 16)
+    monkeypatch.setattr(blocks, "BLOCK_BYTES", 1 << 16)
     write(tmp_path / "small.svm", n=20_000, d=3)
     write(tmp_path / "large.svm", n=80_000, d=3, seed=1)
     _peak_bytes(tmp_path / "small.svm")            # imports and compilation out of the way

@@ -10,10 +10,11 @@ import pytest
 import scipy.sparse as sp
 from sklearn.datasets import dump_svmlight_file, load_svmlight_file
 
-import olbench.streams.files as files
+import olbench.streams.files.blocks as blocks
 from olbench.features import row_norms
+from olbench.paths import shared_data_dir
 from olbench.streams.base import fingerprint_chunks
-from olbench.streams.files import Csv, MatFile, Svmlight, shared_data_dir
+from olbench.streams.files import Csv, MatFile, Svmlight
 from olbench.streams.real import permutation
 
 LIBSVM = shared_data_dir() / "libsvm"
@@ -39,7 +40,7 @@ def _random_svmlight(path, n=3000, d=40, density=0.2, labels=(-1, 1), seed=0, ze
 def test_chunked_reading_equals_whole_file_reading(tmp_path, monkeypatch, block_bytes, chunk_size):
     path = tmp_path / "data.svm"
     _random_svmlight(path, n=500 if chunk_size == 1 else 2000)
-    monkeypatch.setattr(files, "BLOCK_BYTES", block_bytes)
+    monkeypatch.setattr(blocks, "BLOCK_BYTES", block_bytes)
     s = Svmlight(path=str(path))
     X_ref, y_ref = load_svmlight_file(str(path))
     chunks = list(s.chunks(chunk_size))
@@ -244,7 +245,7 @@ def test_streaming_memory_is_far_below_the_in_memory_size(tmp_path, monkeypatch)
                                                          enumerate(rng.standard_normal(k)))
                 for _ in range(1000)]
     path.write_text("\n".join(distinct[i % 1000] for i in range(n)) + "\n")
-    monkeypatch.setattr(files, "BLOCK_BYTES", 64 << 10)
+    monkeypatch.setattr(blocks, "BLOCK_BYTES", 64 << 10)
     in_memory = n * k * (8 + 4) + (n + 1) * 4 + n * 8       # CSR data+indices+indptr, and y
     s = Svmlight(path=str(path))
     s._scan()                                                # the first pass, not measured

@@ -3,7 +3,7 @@ control of Fig. 31.8: the same points without the outliers), and the figure modu
 panel per listing and the control from a small grid, with the curves and lines the listings
 would draw from the runs' final weights, readable (no text collides or leaves the figure); the
 separation counts of Fig. 31.8 and its control agree with the listing's AROW and PA
-transcribed in tests/naive.py."""
+transcribed in tests/naive/textbook.py."""
 
 from __future__ import annotations
 
@@ -196,8 +196,8 @@ def test_separation_counts_agree_with_the_listings(small_study):
         k = int(task.stream["n_outliers"])
         clean = ~stream.meta.extra["outliers"]
         assert clean.sum() == 50 - k
-        arow = naive.sugiyama_arow_classification(X, y, lam=1.0)
-        pa = naive.sugiyama_pa_classification(X, y, lam=1.0)
+        arow = naive.textbook.sugiyama_arow_classification(X, y, lam=1.0)
+        pa = naive.textbook.sugiyama_pa_classification(X, y, lam=1.0)
         expected["AROW (r=1)", k] += bool(np.all(y[clean] * (X[clean] @ arow) > 0))
         expected["PA-II (C=0.5)", k] += bool(np.all(y[clean] * (X[clean] @ pa) > 0))
     counts = separation_counts(table, tasks)

@@ -1,6 +1,6 @@
 """The general options Sugiyama's ch. 31 listings need: the empirical kernel map at chosen
 centres, several passes over a stream, and a seeded random initial state; and the listings
-of Fig. 31.5 and 31.9 reproduced end to end through them (against tests/naive.py)."""
+of Fig. 31.5 and 31.9 reproduced end to end through them (against tests/naive/textbook.py)."""
 
 from __future__ import annotations
 
@@ -159,7 +159,7 @@ def test_listing_31_9_arow_regression_100_passes():
     learner = make_learner("rls", r=1.0, a=1.0, init="randn", init_seed=4)
     w = run(learner, stream).state["w"]
     x, y = inner.meta.extra["x"], inner.materialize()[1]
-    expected = naive.sugiyama_arow_regression(_kernel_matrix(x), y, lam=1.0, passes=100,
+    expected = naive.textbook.sugiyama_arow_regression(_kernel_matrix(x), y, lam=1.0, passes=100,
                                               mu0=initial_weights("randn", 4, 50))
     np.testing.assert_allclose(w, expected, **TOL)
 
@@ -174,7 +174,7 @@ def test_listing_31_5_pa_regression_one_permuted_pass():
     w = run(learner, stream).state["w"]
     rows = stream.meta.extra["rows"]
     K, y = _kernel_matrix(inner.meta.extra["x"]), inner.materialize()[1]
-    expected = naive.sugiyama_pa_regression(K[rows], y[rows], lam=1.0,
+    expected = naive.textbook.sugiyama_pa_regression(K[rows], y[rows], lam=1.0,
                                             theta0=initial_weights("randn", 1, 50))
     np.testing.assert_allclose(w, expected, **TOL)
 

@@ -12,9 +12,11 @@ from __future__ import annotations
 import contextlib
 import math
 import os
+import time
 from collections.abc import Iterator
 from contextvars import ContextVar
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -114,6 +116,27 @@ class Limits:
         """
         return TimedOut(f"the solver time limit of {self.time:g} s (run.solver_time_limit) "
                         f"ran out in {where}" + (f" ({detail})" if detail else ""))
+
+
+@dataclass(frozen=True, eq=False)
+class Problem:
+    """One fit: min_u sum_t loss(u.x_t, y_t) + lam/2 ||u||^2, subject to ||u|| <= radius when
+    a radius is given; with the warm start, and the wall-clock deadline and the limits of the
+    :func:`~._solvers.solve` call it belongs to."""
+
+    X: Any
+    y: np.ndarray
+    loss: str
+    epsilon: float
+    lam: float
+    radius: float | None
+    warm: Solution | None
+    deadline: float
+    limits: Limits
+
+    def remaining(self) -> float:
+        """Seconds left before the deadline (negative once it has passed)."""
+        return self.deadline - time.monotonic()
 
 
 # --------------------------------------------------------------------------- helpers

@@ -25,6 +25,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from olbench import paths
 from olbench.datasets.cards import CARDS, Card, DataFile
 
 #: a fetcher writes the bytes at ``url`` to the file ``path`` (pooch's downloader interface)
@@ -69,16 +70,9 @@ def cache_dir() -> Path:
     return Path(base) / "olbench" / "data"
 
 
-def shared_data_dir() -> Path:
-    """``../shared/data`` next to the repository (imported late: streams import this module)."""
-    from olbench.streams import files
-
-    return files.shared_data_dir()
-
-
 def search_path(explicit: str | Path | None = None) -> list[tuple[str, Path]]:
     """(label, folder) in resolution order; folders that do not exist are kept (for messages)."""
-    roots = [("data_dir", data_dir(explicit)), ("shared", shared_data_dir()),
+    roots = [("data_dir", data_dir(explicit)), ("shared", paths.shared_data_dir()),
              ("cache", cache_dir())]
     return [(label, root) for label, root in roots if root is not None]
 

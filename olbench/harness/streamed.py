@@ -46,7 +46,7 @@ def file_stamp(spec: dict) -> tuple | None:
         return own(spec)
     if "path" not in spec:
         return None
-    from olbench.streams.files import resolve_path
+    from olbench.paths import resolve_path
 
     path = resolve_path(spec["path"])
     stat = path.stat()

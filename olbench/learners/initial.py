@@ -134,7 +134,7 @@ def _read_file(path: str) -> np.ndarray:
     """The numbers of a .npy or text file. Read afresh each time (no cache keyed on the
     file's time stamp, which two writes within a few milliseconds can share): a name or run
     id always reflects the file's present content."""
-    from olbench.streams.files import resolve_path
+    from olbench.paths import resolve_path
 
     try:
         found = str(resolve_path(path))

@@ -58,7 +58,7 @@ class SCW2(SCW, key="scw2"):
 
     ``libol=True`` reproduces LIBOL's SCW2.m (and its C version), whose gamma reads
     sqrt(phi^4 m^2 v * 2 + 4 n v phi^2 (n + v phi * 2)): two ``^2`` typed as ``*2``, so it
-    differs from the paper whenever v != 2 or phi != 2 (tests/naive.py transcribes both).
+    differs from the paper whenever v != 2 or phi != 2 (tests/naive/ transcribes both).
 
     >>> import numpy as np
     >>> from olbench import run

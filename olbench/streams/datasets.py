@@ -36,6 +36,7 @@ from olbench.component import IsInstance, OneOf, UnknownNameError, _fmt
 from olbench.datasets import Card, DataFile, find_local, get_card, locate, openml
 from olbench.datasets.fetch import offline
 from olbench.labels import label_key, sorted_labels
+from olbench.paths import resolve_path
 from olbench.streams.base import (
     Chunk,
     Fingerprint,
@@ -44,15 +45,15 @@ from olbench.streams.base import (
     _check_chunk_size,
     row_norms,
 )
-from olbench.streams.files import MatFile, Svmlight, rechunk, resolve_path
-from olbench.streams.real import REAL_DATA_CONSTRAINTS, RealArrays, permutation
+from olbench.streams.files import MatFile, Svmlight, rechunk
+from olbench.streams.real import REAL_DATA_CONSTRAINTS, RealArrays, RealFile, permutation
 
 SPLITS = ("train", "test", "train+test", "train_then_test")
 #: parameters that say where the data are, not what they are (left out of the name)
 LOCATION_PARAMS = ("data_dir",)
 
 
-class ArffFile(RealArrays):
+class ArffFile(RealFile):
     """An ARFF file (LIBOL's sonar.arff), loaded whole; the last attribute is the label.
 
     Not registered: read through ``stream=dataset`` (its card names the positive class)."""
@@ -64,9 +65,6 @@ class ArffFile(RealArrays):
         self.order, self.seed = order, seed
         self.normalize, self.standardize, self.bias = normalize, standardize, bias
         self.validate()
-
-    def _source(self) -> str:
-        return str(self.path)
 
     def _load(self):
         from scipy.io import arff

@@ -72,3 +72,10 @@ class RealArrays(InMemoryStream):
         if self.normalize:
             X = normalize_rows(X)
         return X, y, {"extra": extra}
+
+
+class RealFile(RealArrays):
+    """Base of real data read whole from the file at ``path``, which labels' errors name."""
+
+    def _source(self) -> str:
+        return str(self.path)

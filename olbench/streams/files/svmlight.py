@@ -1,0 +1,117 @@
+"""svmlight / LIBSVM text files, streamed as CSR chunks in constant memory.
+
+>>> import tempfile, os
+>>> path = os.path.join(tempfile.mkdtemp(), "toy.svm")
+>>> _ = open(path, "w").write("+1 1:3 2:4\\n-1 2:1\\n")
+>>> s = Svmlight(path=path)
+>>> s.meta.n, s.meta.d, s.meta.radius
+(2, 2, 5.0)
+"""
+
+from __future__ import annotations
+
+import io
+import math
+from typing import Any
+
+import numpy as np
+import scipy.sparse as sp
+
+from olbench.component import Interval, OneOf
+from olbench.streams.files.blocks import read_blocks
+from olbench.streams.files.text import Scan, TextFile
+
+_SVMLIGHT_HINTS = {
+    "need more than 1 value to unpack": "expected 'index:value' pairs after the label",
+    "should be sorted and unique": "feature indices must be increasing and unique",
+    "invalid literal for int()": "feature index is not an integer",
+    "could not convert string to float": "not a number",
+    "Invalid index": "feature index out of range",
+    "too large to convert": "feature index too large (at most 2^31 - 1)",
+}
+
+
+class Svmlight(TextFile, key="libsvm"):
+    """An svmlight / LIBSVM text file, streamed as CSR chunks in constant memory.
+
+    ``n_features``: the dimension (default: inferred from the largest index in the file; give
+    it when a file does not use its last feature, e.g. a1a has 123). ``zero_based``: whether
+    indices start at 0; ``"auto"`` decides from the whole file (zero-based iff an index 0
+    occurs). Labels: {-1,+1}, {0,1}, {1,2}, {2,4} map to {-1,+1} (larger label positive)
+    unless ``positive_label`` is given; multiclass files need ``positive_label``
+    (one-vs-rest, or one-vs-one with ``negative_label``). ``task="regression"`` keeps the
+    targets. ``meta.extra`` has ``labels_seen``, ``positive_label``, ``zero_based``, ``path``.
+    """
+
+    constraints = {**TextFile.constraints,
+                   "n_features": Interval(1, math.inf, integer=True, none_ok=True),
+                   "zero_based": OneOf("auto", True, False)}
+
+    def __init__(self, *, path: str, n_features: int | None = None, zero_based: Any = "auto",
+                 positive_label: Any = None, negative_label: Any = None,
+                 task: str = "classification", order: str = "file", seed: int = 0,
+                 normalize: bool = False, standardize: bool = False, bias: bool = False):
+        self.path, self.n_features, self.zero_based = path, n_features, zero_based
+        self.positive_label, self.negative_label, self.task = positive_label, negative_label, task
+        self.order, self.seed = order, seed
+        self.normalize, self.standardize, self.bias = normalize, standardize, bias
+        self.validate()
+
+    def _parse(self, block: bytes):
+        from sklearn.datasets import load_svmlight_file
+        X, y = load_svmlight_file(io.BytesIO(block), zero_based=True, dtype=np.float64)
+        return X, y
+
+    def _explain(self, error: Exception) -> str:
+        text = str(error)
+        for key, hint in _SVMLIGHT_HINTS.items():
+            if key in text:
+                return f"{hint} ({text})"
+        return text
+
+    def _check_block(self, scan, X_raw, raw, block, first_line) -> None:
+        super()._check_block(scan, X_raw, raw, block, first_line)
+        if X_raw.nnz:
+            bad = ~np.isfinite(X_raw.data)
+            if bad.any():
+                row = int(np.searchsorted(X_raw.indptr, np.flatnonzero(bad)[0], side="right") - 1)
+                raise self._row_error(block, first_line, row,
+                                      "feature value is not a finite number")
+            low = int(X_raw.indices.min())
+            if low == 0 and self.zero_based is False:
+                row = int(np.flatnonzero(X_raw[:, 0].toarray().ravel())[0])
+                raise self._row_error(block, first_line, row,
+                                      "feature index 0 in a file read with zero_based=False")
+            scan.min_index = low if scan.min_index is None else min(scan.min_index, low)
+        scan.n_columns = max(scan.n_columns, X_raw.shape[1])
+
+    def _finish_scan(self, scan: Scan) -> None:
+        zero_based = (scan.min_index == 0) if self.zero_based == "auto" else self.zero_based
+        scan.col_offset = 0 if zero_based else 1
+        inferred = max(scan.n_columns - scan.col_offset, 0)
+        if self.n_features is not None and inferred > self.n_features:
+            raise self._locate_index(scan, int(self.n_features))
+        scan.d = int(self.n_features) if self.n_features is not None else inferred
+        if scan.d == 0:
+            raise ValueError(f"{self._path()}: no feature in the file; pass n_features")
+        scan.extra.update(zero_based=bool(zero_based), n_features_inferred=inferred)
+
+    def _locate_index(self, scan: Scan, n_features: int) -> ValueError:
+        limit = n_features + scan.col_offset
+        start, line0 = self._start(self._path())
+        for block, first_line, _ in read_blocks(self._path(), start, line0):
+            X_raw, _ = self._parse(block)
+            if X_raw.shape[1] > limit:
+                row = int(np.flatnonzero(X_raw[:, limit:].getnnz(axis=1))[0])
+                return self._row_error(block, first_line, row,
+                                       f"feature index {X_raw[row].indices.max()} > "
+                                       f"n_features={n_features}")
+        return ValueError(f"{self._path()}: an index exceeds n_features={n_features}")
+
+    def _columns(self, scan: Scan, X_raw):
+        X = sp.csr_matrix((X_raw.data, X_raw.indices - scan.col_offset, X_raw.indptr),
+                          shape=(X_raw.shape[0], scan.d))
+        return X
+
+
+__all__ = ["Svmlight"]
