@@ -282,6 +282,7 @@ def test_boundary_figures_draw_the_points_and_weights_the_runs_wrote():
     no_weights = {**side, "final_weights": side["final_weights"].iloc[:0]}
     assert boundaries.boundary_figures(table, no_weights) == {}
     assert figures.build_figures(table, None, only=["boundaries"]) == {}   # no side tables
+    assert figures.build_figures(table, {}, only=["boundaries"]) == {}     # an older folder's
 
 
 # --------------------------------------------------------------------------- a paper's figures

@@ -85,16 +85,16 @@ def build_figures(table: pd.DataFrame, side: Mapping[str, pd.DataFrame] | None =
     """Every figure the table supports, by file stem, in report order; figures without data
     are left out (no regret -> no regret figures, no bound values -> no scatter, no Novikoff
     rows -> a mistakes figure without the Novikoff line). Figures that read side tables
-    (decision boundaries: the final weights and the points) are drawn only when ``side`` is
-    given (:func:`olbench.harness.side.read_side` of the results folder), each given only
-    the tables it declares. ``only``: the registered stems to draw (an experiment's
-    ``run.figures`` list); default: all."""
+    (decision boundaries: the final weights and the points) are drawn only when ``side`` has
+    some (:func:`olbench.harness.side.read_side` of the results folder; none for a folder
+    written before olbench had them), each given only the tables it declares. ``only``: the
+    registered stems to draw (an experiment's ``run.figures`` list); default: all."""
     unknown = sorted(set(only or ()) - set(FIGURES))
     if unknown:
         raise ValueError(f"unknown figures {unknown}; registered: {', '.join(sorted(FIGURES))}")
     out: dict[str, Figure] = {}
     for kind in sorted(FIGURES.values(), key=lambda k: k.order):
-        if (kind.side and side is None) or (only is not None and kind.stem not in only):
+        if (kind.side and not side) or (only is not None and kind.stem not in only):
             continue
         made = kind.build(table, {name: side[name] for name in kind.side if name in side}) \
             if kind.side else kind.build(table)
