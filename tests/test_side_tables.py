@@ -50,7 +50,7 @@ def test_each_run_writes_its_outputs_beside_the_table(tmp_path):
     for task in tasks:
         stream = instantiate(task.stream)
         X, y = stream.materialize()
-        *_, state = naive.perceptron(X, y)
+        *_, state = naive.TWINS["perceptron"](X, y)   # the plain-numpy Perceptron
         weights = _rows_of(side["final_weights"], task.run_id)["w"].to_numpy()
         np.testing.assert_allclose(weights, state["w"], rtol=1e-12, atol=1e-12)
         points = _rows_of(side["points"], task.run_id)

@@ -107,16 +107,6 @@ def _matches(panel: Panel, run, curves) -> bool:
     return panel.when(run.stream_params)
 
 
-def separates(w: np.ndarray, X: np.ndarray, y: np.ndarray) -> bool:
-    """Does w.x = 0 put every point on its own side (y w.x > 0 for all rows)? (What each run
-    on Fig. 31.8's streams wrote as ``separation``, over the points it did not move.)
-
-    >>> separates(np.array([1.0, 0.0]), np.array([[1.0, 5.0], [-2.0, 0.0]]), np.array([1, -1]))
-    True
-    """
-    return bool(np.all(y * (X @ w) > 0))
-
-
 def separation_counts(table: pd.DataFrame, side) -> pd.DataFrame:
     """For the streams of Fig. 31.8's recipe, with its outliers and without (the control): per
     learner and stream, over every seed, in how many runs the final boundary separates the

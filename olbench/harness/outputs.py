@@ -120,8 +120,7 @@ def run_outputs(run: FinishedRun) -> RunOutputs:
         rows = output.compute(run)
         if rows is not None:
             frame = pd.DataFrame(rows)
-            missing = set(output.columns) ^ set(frame.columns)
-            if missing:
+            if set(output.columns) != set(frame.columns):   # not what it declares
                 raise ValueError(f"side output {output.table}: columns {sorted(frame.columns)}"
                                  f", declared {sorted(output.columns)}")
             out[output.table] = frame.astype(output.columns)

@@ -17,11 +17,12 @@ write leaves outputs without rows, which nothing reads: the runs are recomputed)
 file whose side file is missing or fails its checksum is not trusted (:func:`problem`): its
 runs are recomputed, as for a damaged rows file; resuming a grid resumes its outputs with its
 rows. One side file per batch, not per run and table, for the reason batches exist: a grid
-of thousands of small runs writes a few files.
+of thousands of small runs writes a few files. Not columns of the results table: an output is
+a vector or a few thousand points per run, which the table would repeat on each of the run's
+rows (the final weights were JSON on every row), and no table view wants them.
 
 >>> import tempfile, pathlib
 >>> folder = pathlib.Path(tempfile.mkdtemp())
->>> rows = pd.DataFrame({"run_id": ["a"], "status": ["ok"]})
 >>> outputs = {"switches": pd.DataFrame({"t": [200, 600]})}
 >>> len(write_batch(folder / "runs" / "a.parquet", {"a": outputs}))
 2
@@ -103,12 +104,13 @@ def remove(rows_path: Path, suffix: str | None = None) -> None:
     """Remove the side file of a superseded run file (with ``suffix``: rename it so, as a
     damaged run file is set aside)."""
     path = side_path(rows_path)
-    with contextlib.suppress(OSError):
-        if suffix is None:
-            path.unlink()
-            checksum_path(path).unlink()
-        elif path.exists():
+    if suffix is not None:
+        if path.exists():
             path.rename(path.with_suffix(suffix))
+        return
+    for file in (path, checksum_path(path)):
+        with contextlib.suppress(OSError):
+            file.unlink()
 
 
 # ----------------------------------------------------------------------------- the folder
