@@ -261,9 +261,9 @@ class Results:
 
     def draw(self, out_dir: str | Path | None = None) -> list[Path]:
         """Draw the figures of the table (into ``figures/`` by default); returns their paths."""
-        from olbench.analysis.figures import make_figures
+        from olbench.analysis.figures import draw_folder
 
-        return make_figures(self.table, Path(out_dir or self.folder / "figures"))
+        return draw_folder(self.folder, out_dir, table=self.table)
 
     @property
     def latex(self) -> str:

@@ -255,6 +255,7 @@ def _write_results(cfg: DictConfig, overrides: Sequence[str], name: str, tasks: 
     from olbench.analysis.figures import captions, make_figures
     from olbench.analysis.report import format_summary, reading_notes, summary_table, write_report
     from olbench.analysis.report_bounds import bound_checks, bound_lines
+    from olbench.harness.side import read_side
 
     problem = writable_folder_problem(folder)   # an existing folder made read-only
     if problem:
@@ -280,7 +281,7 @@ def _write_results(cfg: DictConfig, overrides: Sequence[str], name: str, tasks: 
     summary = summary_table(table)
     summary.to_csv(folder / "summary.csv", index=False)
     only = None if cfg.run.figures is True else list(cfg.run.figures or [])
-    figures = make_figures(table, folder / "figures", tasks=tasks, only=only) \
+    figures = make_figures(table, folder / "figures", side=read_side(folder), only=only) \
         if cfg.run.figures else []
     question, config_text = described_grid(cfg, overrides)
     sections = selection_sections(cfg, overrides, summary, folder, published)

@@ -31,7 +31,6 @@ STREAM_D = "stream_d"
 STREAM_RADIUS = "stream_radius"
 STREAM_MARGIN = "stream_margin"
 STREAM_FINGERPRINT = "stream_fingerprint"
-FINAL_W = "final_w"
 # ----------------------------------------------------------------------- per checkpoint
 T = "t"
 LOSS = "loss"
@@ -134,8 +133,6 @@ COLUMNS = {
     STREAM_RADIUS: "R = max_t ||x_t||",
     STREAM_MARGIN: "gamma w.r.t. the generating vector (synthetic streams)",
     STREAM_FINGERPRINT: "sha256 of the stream's bytes (same seed, same fingerprint)",
-    FINAL_W: "the final weights as JSON (streams of at most 64 features: boundary, textbook "
-             "and fitted-function figures)",
 }
 
 #: the first columns of a stored table, in this order (the rest follow alphabetically)

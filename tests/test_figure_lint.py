@@ -1,7 +1,9 @@
 """The figure lint (olbench/analysis/figures/lint.py): first that each of its checks fires on a
 figure that has the defect and stays quiet on one that has not; then the rule it enforces: every
 registered figure kind, and compare.png, drawn from the tables of small real grids run here,
-passes it, every page of it. A new figure kind without a table here fails the coverage test.
+passes it, every page of it. A new figure kind without a table here fails the coverage test;
+the studies' own figures (the files the experiments' configs name in ``modules:``) are
+registered here, so they are held to it too.
 """
 
 from __future__ import annotations
@@ -14,8 +16,13 @@ import pandas as pd
 import pytest
 from matplotlib.figure import Figure
 
-from olbench import figures
+from olbench.analysis import figures
 from olbench.analysis.figures.lint import MAX_SIZE, lint
+from olbench.harness.studies import experiment_modules, study_module
+
+#: every study's own figures registered beside the package's, so the lint sees them all
+STUDIES = {path: study_module(path) for path in experiment_modules()}
+HEATMAP = STUDIES["experiments/pa_vs_arow_outliers/outlier_heatmap.py"]
 
 
 def _kinds(problems: list[str]) -> set[str]:
@@ -147,12 +154,13 @@ def test_lint_keeps_the_figure_usable(tmp_path):
 # --------------------------------------------------------------------------- real tables
 def _run(grid: dict, seeds, tmp: Path, checkpoints=8, spacing: str = "log") -> tuple:
     from olbench.harness.grid import run_grid
+    from olbench.harness.side import read_side
     from olbench.harness.tasks import expand
 
     tasks = expand(grid, seeds=seeds, checkpoints=checkpoints, spacing=spacing)
     table = run_grid(tasks, tmp, n_jobs=1, backend="sequential", progress=False)
     assert (table["status"] == "ok").all(), table.loc[table["status"] != "ok", "status"].iloc[0]
-    return table, tasks
+    return table, dict(read_side(tmp))
 
 
 MIXED = {"blocks": [
@@ -203,11 +211,11 @@ SIXTEEN = {"streams": [{"key": "noisy", "params": {"n": 150, "d": 5, "flip_rate"
 
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory) -> dict[str, tuple]:
-    """The small real grids, by name: (table, tasks)."""
+    """The small real grids, by name: (table, side tables)."""
     from hydra import compose, initialize_config_dir
+    from in_memory import run_tasks
 
     from olbench.cli import build_tasks
-    from olbench.harness.grid import run_task
 
     tmp = tmp_path_factory.mktemp("lint")
     out = {"mixed": _run(MIXED, (0, 1, 2), tmp / "mixed"),
@@ -221,7 +229,7 @@ def runs(tmp_path_factory) -> dict[str, tuple]:
                       overrides=["experiment=textbook_sugiyama", "grid.seeds=[0,1]"])
     _, tasks = build_tasks(cfg, ["experiment=textbook_sugiyama"])
     tasks = [dataclasses.replace(t, comparators=(), checkpoints=2) for t in tasks]
-    out["textbook"] = (pd.concat([run_task(t) for t in tasks], ignore_index=True), tasks)
+    out["textbook"] = run_tasks(tasks)
     return out
 
 
@@ -229,8 +237,8 @@ def runs(tmp_path_factory) -> dict[str, tuple]:
 def drawn(runs) -> dict[str, tuple[str, Figure]]:
     """Every figure each table supports, by file stem: (table name, figure)."""
     out = {}
-    for name, (table, tasks) in runs.items():
-        for stem, fig in figures.build_figures(table, tasks).items():
+    for name, (table, side) in runs.items():
+        for stem, fig in figures.build_figures(table, side).items():
             out[f"{name}/{stem}"] = (stem, fig)
     return out
 
@@ -337,7 +345,8 @@ def test_exponent_rows_name_learner_comparator_and_stream_once_each(runs):
 
 
 def test_the_heatmap_says_when_three_seeds_cannot_give_a_star(runs):
-    from olbench.analysis.figures.outlier_heatmap import heatmap_cells, smallest_p, star_note
+    heatmap_cells, smallest_p, star_note = (HEATMAP.heatmap_cells, HEATMAP.smallest_p,
+                                            HEATMAP.star_note)
 
     table, _ = runs["outliers"]
     cells, _, _ = heatmap_cells(table)
@@ -365,8 +374,10 @@ def test_sixteen_learners_and_more_differ_in_colour_and_marker():
 def test_a_pa_variant_near_pa_in_every_cell_is_named_not_drawn(runs):
     """PA-I is drawn beside PA only where some cell's AROW − PA differs by more than the
     tolerance; the largest difference, from the table's final rows, decides."""
-    from olbench.analysis.figures.outlier_heatmap import CELL, drawn_variants, heatmap_cells
     from olbench.analysis.views import final_rows
+
+    CELL, drawn_variants, heatmap_cells = (HEATMAP.CELL, HEATMAP.drawn_variants,
+                                           HEATMAP.heatmap_cells)
 
     table, _ = runs["outliers"]
     cells, _, varying = heatmap_cells(table)

@@ -9,9 +9,10 @@ import re
 import numpy as np
 import pandas as pd
 import pytest
+from in_memory import run_tasks
 from synthetic_table import LEARNERS, make_table
 
-from olbench import figures, views
+from olbench.analysis import figures, views
 from olbench.analysis.figures import boundaries, bounds, final, libol, mistakes, regret, style
 
 PNG_MAGIC, PDF_MAGIC = b"\x89PNG\r\n\x1a\n", b"%PDF-"
@@ -236,35 +237,52 @@ def test_a_new_figure_is_one_registered_builder(table, monkeypatch):
         figures.figure("n_runs", order=1)(n_runs)
 
 
-def test_boundary_figures_rebuild_2d_streams_from_the_tasks(tmp_path):
+def test_boundary_figures_draw_the_points_and_weights_the_runs_wrote():
     """One figure per 2-D stream of the first seed, numbered by the stream's place in the
-    grid; the boundaries are the table's final_w (failed runs and other seeds left out)."""
+    grid (the side table ``grid``); the points and boundaries are what the runs wrote
+    (``points``, ``final_weights``; failed runs and other seeds left out)."""
     from types import SimpleNamespace
 
-    from hydra.utils import instantiate
+    from olbench.harness.side import grid_table
 
     def spec(d, seed):
         return {"_target_": "olbench.streams.Separable", "n": 40, "d": d, "gamma": 0.1,
                 "R": 1.0, "seed": seed}
 
-    tasks = [SimpleNamespace(seed=s, stream=spec(d, s)) for d in (5, 2) for s in (0, 1)]
-    names = {(d, s): instantiate(spec(d, s)).name for d in (5, 2) for s in (0, 1)}
-    rows = [("a", "ok", names[2, 0], "PA[C=1.0,seed=0]", "[1.0, -0.5]"),
-            ("b", "ok", names[5, 0], "PA[C=1.0,seed=0]", "[1.0, 0, 0, 0, 0]"),
-            ("c", "error: boom", names[2, 0], "AROW[r=1.0]", "[0.0, 1.0]"),
-            ("d", "ok", names[2, 1], "OGD[eta=1.0]", "[0.0, 1.0]")]
-    table = pd.DataFrame(rows, columns=["run_id", "status", "stream", "learner", "final_w"])
-    assert figures.FIGURES["boundaries"].tasks
-    made = boundaries.boundary_figures(table, tasks)
+    def name(d, seed):
+        return f"Separable[n=40,d={d},gamma=0.1,R=1.0,seed={seed}]"
+
+    runs = [("b", "ok", 0, 5, "PA[C=1.0,seed=0]", [1.0, 0, 0, 0, 0]),
+            ("a", "ok", 0, 2, "PA[C=1.0,seed=0]", [1.0, -0.5]),
+            ("c", "error: boom", 0, 2, "AROW[r=1.0]", None),
+            ("d", "ok", 1, 2, "OGD[eta=1.0]", [0.0, 1.0])]
+    table = pd.DataFrame([(r, status, seed, name(d, seed), learner, 40)
+                          for r, status, seed, d, learner, _ in runs],
+                         columns=["run_id", "status", "seed", "stream", "learner", "stream_n"])
+    tasks = [SimpleNamespace(run_id=r, seed=seed, stream=spec(d, seed))
+             for r, _, seed, d, _, _ in runs]
+    points = pd.DataFrame({"x1": [0.5, -1.0, 2.0], "x2": [1.0, 0.0, -2.0], "y": [1.0, -1.0, 1.0]})
+    side = {"grid": grid_table(tasks),
+            "points": pd.concat([points.assign(run_id=r) for r in ("a", "d")]),
+            "final_weights": pd.concat([pd.DataFrame({"run_id": r, "w": w})
+                                        for r, _, _, _, _, w in runs if w is not None])}
+    assert figures.FIGURES["boundaries"].side == ("final_weights", "points", "grid")
+    made = boundaries.boundary_figures(table, side)
     assert list(made) == ["boundaries_1"]
     ax = made["boundaries_1"].axes[0]
-    assert ax.get_title().replace("\n", "") == views.display_name(views.drop_param(names[2, 0]))
+    assert ax.get_title().replace("\n", " ") == views.display_name(
+        views.drop_param(name(2, 0))) + " (first 3 of 40 points)"   # n: the table's
     pa = views.display_name("PA[C=1.0]")               # as every figure names the learner
     line = _learner_lines(ax)[pa]
     pts = np.column_stack([line.get_xdata(), line.get_ydata()])
     np.testing.assert_allclose(pts @ np.array([1.0, -0.5]), 0.0, atol=1e-9)
     assert set(_learner_lines(ax)) == {pa}
-    assert boundaries.boundary_figures(table.drop(columns="final_w"), tasks) == {}
+    drawn = np.vstack([c.get_offsets() for c in ax.collections])
+    np.testing.assert_array_equal(np.sort(drawn, axis=0), np.sort(points[["x1", "x2"]], axis=0))
+    no_weights = {**side, "final_weights": side["final_weights"].iloc[:0]}
+    assert boundaries.boundary_figures(table, no_weights) == {}
+    assert figures.build_figures(table, None, only=["boundaries"]) == {}   # no side tables
+    assert figures.build_figures(table, {}, only=["boundaries"]) == {}     # an older folder's
 
 
 # --------------------------------------------------------------------------- a paper's figures
@@ -355,7 +373,6 @@ def test_windowed_mistake_rate_marks_the_switch_of_a_drifting_stream():
     figure's steps are the mistakes per round within each window (computed here from the
     cumulative counts), and the switch is a vertical line at t = 200."""
     from olbench.analysis.figures import drift
-    from olbench.harness.grid import run_task
     from olbench.harness.tasks import Task
 
     stream = {"_target_": "olbench.streams.Drift", "n": 400, "d": 3, "mode": "switch",
@@ -363,8 +380,8 @@ def test_windowed_mistake_rate_marks_the_switch_of_a_drifting_stream():
     learner = {"_target_": "olbench.learners.perceptron.Perceptron"}
     tasks = [Task("drift", s, {**stream, "seed": s}, learner, (), 8, None, None, "linear")
              for s in (0, 1)]
-    table = pd.concat([run_task(t) for t in tasks], ignore_index=True)
-    fig = drift.windowed_mistake_rate_figure(table, tasks)
+    table, side = run_tasks(tasks)
+    fig = drift.windowed_mistake_rate_figure(table, side)
     (ax,) = fig.axes
     (step,) = [ln for ln in _labelled_lines(ax) if ln.get_label().startswith("Perceptron")]
     per_seed = []
@@ -377,7 +394,7 @@ def test_windowed_mistake_rate_marks_the_switch_of_a_drifting_stream():
     assert expected[4] > expected[3]               # the window after the switch: new mistakes
     (switch,) = [ln for ln in _labelled_lines(ax) if ln.get_label() == "target switches"]
     assert switch.get_xdata()[0] == 200
-    assert drift.windowed_mistake_rate_figure(table.assign(stream="Other"), tasks) is None
+    assert drift.windowed_mistake_rate_figure(table.assign(stream="Other"), side) is None
 
 
 def _swept_table() -> pd.DataFrame:
@@ -459,13 +476,12 @@ def test_regression_figures_average_loss_and_the_fitted_sinc_curve():
 
     import olbench
     from olbench.analysis.figures import regression
-    from olbench.harness.grid import run_task
     from olbench.harness.tasks import Task
 
     stream = {"_target_": "olbench.streams.Sinc", "n": 60}
     learner = {"_target_": "olbench.learners.pa.PARegressor"}
     tasks = [Task("sinc", s, {**stream, "seed": s}, learner, (), 6) for s in (0, 1)]
-    table = pd.concat([run_task(t) for t in tasks], ignore_index=True)
+    table, side = run_tasks(tasks)
     assert (table["status"] == "ok").all()
     fig = regression.average_loss_figure(table)
     (ax,) = [a for a in fig.axes if a.get_visible()]
@@ -473,7 +489,7 @@ def test_regression_figures_average_loss_and_the_fitted_sinc_curve():
     rows = table.drop_duplicates(["run_id", "t"])
     assert line.get_ydata() == pytest.approx(rows.groupby("t")["avg_loss"].mean().to_numpy())
     assert regression.average_loss_figure(make_table()) is None   # classification
-    (fit,) = regression.fitted_function_figures(table, tasks).values()
+    (fit,) = regression.fitted_function_figures(table, side).values()
     (ax,) = fit.axes
     curves = {ln.get_label(): ln for ln in _labelled_lines(ax)}
     s0 = instantiate({**stream, "seed": 0})
@@ -489,16 +505,15 @@ def test_no_fitted_function_over_several_passes():
     """A stream of several passes over 1-D inputs (Sugiyama's Fig. 31.9) has one x per input
     but a round per pass: the fitted-function figure leaves it out rather than fail."""
     from olbench.analysis.figures import regression
-    from olbench.harness.grid import run_task
     from olbench.harness.tasks import Task
 
     sinc = {"_target_": "olbench.streams.Sinc", "n": 30}
     passes = {"_target_": "olbench.streams.Passes", "stream": sinc, "passes": 3}
     learner = {"_target_": "olbench.learners.pa.PARegressor"}
     tasks = [Task("sinc", 0, stream, learner, (), 6) for stream in (sinc, passes)]
-    table = pd.concat([run_task(t) for t in tasks], ignore_index=True)
+    table, side = run_tasks(tasks)
     assert (table["status"] == "ok").all()
-    assert list(regression.fitted_function_figures(table, tasks)) == ["fit_0"]
+    assert list(regression.fitted_function_figures(table, side)) == ["fit_0"]
 
 
 def test_libol_panels_have_seed_bands_median_time_and_rate_axes_scaled_to_the_data(table):

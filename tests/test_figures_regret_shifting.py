@@ -5,9 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
+from in_memory import run_tasks
 
 from olbench.analysis.figures import regret, regret_bounds, regret_shifting
-from olbench.harness.grid import run_task
+from olbench.comparators.best_shifting import BestShifting
 from olbench.harness.tasks import Task
 
 
@@ -27,13 +28,14 @@ def drift_runs():
                 {"_target_": "olbench.learners.pa.PA"}]
     tasks = [Task("drift", s, {**stream, "seed": s}, learner, comps, 8, "hinge", None, "linear")
              for s in (0, 1) for learner in learners]
-    return pd.concat([run_task(t) for t in tasks], ignore_index=True), tasks
+    return run_tasks(tasks)
 
 
 def test_shifting_figure_draws_both_regrets_from_the_table(drift_runs):
-    table, tasks = drift_runs
+    table, side = drift_runs
     assert (table["status"] == "ok").all()
-    fig = regret_shifting.regret_shifting_figure(table, tasks)
+    assert regret_shifting.SHIFTING == BestShifting.__name__   # the figure knows it by name
+    fig = regret_shifting.regret_shifting_figure(table, side)
     (ax,) = [a for a in fig.axes if a.get_visible()]
     lines = {ln.get_label(): ln for ln in _lines(ax)}
     shifting = [k for k in lines if k.startswith("Perceptron") and k.endswith("(shifting)")]
@@ -51,7 +53,7 @@ def test_shifting_figure_draws_both_regrets_from_the_table(drift_runs):
     (switch,) = [ln for ln in _lines(ax) if ln.get_label() == "target switches"]
     assert switch.get_xdata()[0] == 200
     assert regret_shifting.regret_shifting_figure(
-        table[~table["comparator"].map(regret_shifting.is_shifting)], tasks) is None
+        table[~table["comparator"].map(regret_shifting.is_shifting)], side) is None
 
 
 def test_regret_title_names_every_comparator_and_loss(drift_runs):

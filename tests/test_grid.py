@@ -132,7 +132,7 @@ def test_file_streams_are_parsed_once_per_grid_and_reparsed_when_the_file_change
         tmp_path, monkeypatch):
     from sklearn.datasets import dump_svmlight_file
 
-    from olbench import streamed
+    from olbench.harness import streamed
     from olbench.harness.streamed import load_stream
 
     rng = np.random.default_rng(0)

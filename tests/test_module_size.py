@@ -16,7 +16,6 @@ WAITING = {
     "olbench/analysis/report.py": "issue 25",
     "olbench/cli.py": "issue 25",
     "olbench/harness/results.py": "issue 25",
-    "olbench/analysis/views.py": "issue 25",
     "olbench/harness/tasks.py": "issue 25",
     "olbench/rules/rows.py": "issue 25",
     "tests/test_figures.py": "issue 25",

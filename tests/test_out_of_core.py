@@ -11,9 +11,10 @@ import numpy as np
 import pytest
 from sklearn.datasets import dump_svmlight_file
 
-from olbench import make_learner, run, streamed
+from olbench import make_learner, run
 from olbench.comparators import BestFixed, Generating, _solvers
 from olbench.comparators import _chunked as chunked
+from olbench.harness import streamed
 from olbench.harness.grid import run_grid, run_task
 from olbench.harness.tasks import GridError, expand
 from olbench.losses import get_loss, mistakes
@@ -345,18 +346,22 @@ def test_parameter_selection_reads_an_out_of_core_file_chunk_by_chunk(tmp_path, 
 def test_the_boundary_figure_of_an_out_of_core_file_reads_its_first_points(tmp_path,
                                                                            out_of_core,
                                                                            monkeypatch):
-    """A two-feature file too large for memory: the decision-boundary figure draws its first
-    points, read chunk by chunk, and says so; the file is not loaded whole."""
+    """A two-feature file too large for memory: its runs keep its first points, read chunk by
+    chunk (the file is not loaded whole), and the decision-boundary figure draws them and
+    says so."""
     from olbench.analysis.figures import boundaries
+    from olbench.harness import outputs
+    from olbench.harness.side import read_side
 
     write(tmp_path / "data.svm", n=2000, d=2)
     spec = {"key": "libsvm", "params": {"path": str(tmp_path / "data.svm")}}
     tasks = expand({"streams": [spec], "learners": ["pa", "perceptron"], "comparators": []},
                    seeds=[0], experiment="fig", checkpoints=6, cache_dir=None)
-    table = run_grid(tasks, tmp_path / "out", n_jobs=1, backend="sequential", progress=False)
     monkeypatch.setattr(Svmlight, "materialize", lambda self: pytest.fail("loaded whole"))
-    monkeypatch.setattr(boundaries, "MAX_POINTS", 500)
-    (fig,) = boundaries.boundary_figures(table, tasks).values()
+    monkeypatch.setattr(outputs, "MAX_POINTS", 500)
+    table = run_grid(tasks, tmp_path / "out", n_jobs=1, backend="sequential", progress=False)
+    assert (table["status"] == "ok").all()
+    (fig,) = boundaries.boundary_figures(table, read_side(tmp_path / "out")).values()
     title = fig.axes[0].get_title()
     assert "(first 500 of 2,000 points)" in title.replace("\n", " ")
     assert sum(len(c.get_offsets()) for c in fig.axes[0].collections) == 500

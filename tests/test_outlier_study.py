@@ -10,7 +10,12 @@ import pytest
 from scipy import stats as sps
 
 from olbench import schema as col
+from olbench.harness.studies import study_module
 from olbench.streams import Outliers, Separable
+
+#: the study's own figure module (experiments/pa_vs_arow_outliers/), as its config names it
+HEATMAP_FILE = "experiments/pa_vs_arow_outliers/outlier_heatmap.py"
+heatmap_cells = study_module(HEATMAP_FILE).heatmap_cells
 
 # --------------------------------------------------------------------------- the statistics
 
@@ -168,6 +173,7 @@ def test_the_experiment_composes_into_the_full_design():
     assert factors["bias"].all()
     assert len(factors) == 5 * 5 * factors["d"].nunique() * 2 * 2      # a full cross
     assert list(cfg.run.figures) == ["outlier_heatmap", "boundaries", "textbook"]
+    assert list(cfg.modules) == [HEATMAP_FILE, "experiments/textbook_sugiyama/textbook.py"]
     assert stream_factors(["Outliers[d=5]"]).loc["Outliers[d=5]", "d"] == 5
 
 
@@ -177,15 +183,18 @@ def test_unknown_figure_names_are_refused():
     from olbench.analysis.figures import figure_problems
     from olbench.harness.validate import config_problems
 
-    cfg = OmegaConf.create({"run": {"figures": ["outlier_heatmap", "heatmapp"]}})
-    assert any("heatmapp" in p and "outlier_heatmap" in p for p in figure_problems(cfg))
+    cfg = OmegaConf.create({"modules": [HEATMAP_FILE],
+                            "run": {"figures": ["outlier_heatmap", "heatmapp"]}})
+    (problem,) = figure_problems(cfg)   # the study's own figure is known once its file is named
+    assert "unknown figures ['heatmapp']" in problem and "outlier_heatmap" in problem
     assert config_problems(cfg) == []   # the shape is right; the names are the figures' check
     assert figure_problems(OmegaConf.create({"run": {"figures": ["boundaries"]}})) == []
+    (missing,) = figure_problems(OmegaConf.create({"modules": ["experiments/nothing.py"]}))
+    assert missing.startswith("modules: no file experiments/nothing.py")
 
 
 def test_a_small_grid_draws_the_heatmap_from_the_table(tmp_path):
     from olbench.analysis.figures import build_figures
-    from olbench.analysis.figures.outlier_heatmap import heatmap_cells
     from olbench.analysis.views import final_rows
     from olbench.harness.grid import run_grid
     from olbench.harness.tasks import expand
@@ -196,7 +205,7 @@ def test_a_small_grid_draws_the_heatmap_from_the_table(tmp_path):
             "learners": [{"key": "pa", "params": {"variant": "pa1"}}, "arow"]}
     tasks = expand(grid, seeds=range(6), checkpoints=3)
     table = run_grid(tasks, tmp_path / "out", n_jobs=1, backend="sequential", progress=False)
-    drawn = build_figures(table, tasks, only=["outlier_heatmap"])
+    drawn = build_figures(table, only=["outlier_heatmap"])
     assert list(drawn) == ["outlier_heatmap"]
     cells, metric, varying = heatmap_cells(table)
     assert metric == col.CLEAN_MISTAKE_RATE and varying == [] and len(cells) == 4
@@ -218,7 +227,6 @@ def test_a_small_grid_draws_the_heatmap_from_the_table(tmp_path):
 
 def test_the_bias_column_is_a_factor_of_the_heatmap_and_of_the_gap_change(tmp_path):
     from olbench.analysis.figures import build_figures
-    from olbench.analysis.figures.outlier_heatmap import heatmap_cells
     from olbench.analysis.stats import gap_change
     from olbench.analysis.views import final_rows
     from olbench.harness.grid import run_grid
@@ -234,7 +242,7 @@ def test_the_bias_column_is_a_factor_of_the_heatmap_and_of_the_gap_change(tmp_pa
     cells, metric, varying = heatmap_cells(table)
     assert varying == ["bias_value"] and sorted(set(cells["bias_value"])) == [1.0, 3.0]
     assert len(cells) == 4
-    figure = build_figures(table, tasks, only=["outlier_heatmap"])["outlier_heatmap"]
+    figure = build_figures(table, only=["outlier_heatmap"])["outlier_heatmap"]
     titles = [ax.get_title() for ax in figure.axes if ax.get_title().startswith("bias")]
     assert titles == ["bias_value=1.0", "bias_value=3.0"]     # a heatmap per bias value
 

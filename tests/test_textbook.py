@@ -3,41 +3,49 @@ control of Fig. 31.8: the same points without the outliers), and the figure modu
 panel per listing and the control from a small grid, with the curves and lines the listings
 would draw from the runs' final weights, readable (no text collides or leaves the figure); the
 separation counts of Fig. 31.8 and its control agree with the listing's AROW and PA
-transcribed in tests/naive/textbook.py."""
+transcribed in tests/naive/textbook.py. The figure is the study's own
+(experiments/textbook_sugiyama/textbook.py) and draws from the table and the runs' side tables alone."""
 
 from __future__ import annotations
 
 import dataclasses
-import json
 from pathlib import Path
 
 import naive
 import numpy as np
-import pandas as pd
 import pytest
 from hydra import compose, initialize_config_dir
 from hydra.utils import instantiate
+from in_memory import run_tasks
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.legend import Legend
 from matplotlib.text import Text
 
 from olbench import schema as col
-from olbench.analysis.figures.textbook import PANELS, separation_counts, textbook_figure
 from olbench.cli import build_tasks
-from olbench.harness.grid import run_task
+from olbench.harness.studies import study_module
 
 CONF = Path(__file__).resolve().parents[1] / "conf"
+textbook = study_module("experiments/textbook_sugiyama/textbook.py")
+PANELS, separation_counts, textbook_figure = (textbook.PANELS, textbook.separation_counts,
+                                               textbook.textbook_figure)
 
 
 @pytest.fixture(scope="module")
 def small_study():
-    """The study's grid with two seeds, run without comparators (the figure needs none)."""
+    """The study's grid with two seeds, run without comparators (the figure needs none):
+    its table, its side tables and its tasks."""
     with initialize_config_dir(config_dir=str(CONF), version_base=None):
         cfg = compose(config_name="config",
                       overrides=["experiment=textbook_sugiyama", "grid.seeds=[0,1]"])
     _, tasks = build_tasks(cfg, ["experiment=textbook_sugiyama"])
     tasks = [dataclasses.replace(t, comparators=(), checkpoints=2) for t in tasks]
-    return pd.concat([run_task(t) for t in tasks], ignore_index=True), tasks
+    return (*run_tasks(tasks), tasks)
+
+
+def _final_w(side, run_id) -> np.ndarray:
+    weights = side["final_weights"]
+    return weights.loc[weights[col.RUN_ID].eq(run_id), "w"].to_numpy()
 
 
 def _class(spec: dict) -> str:
@@ -45,7 +53,7 @@ def _class(spec: dict) -> str:
 
 
 def test_the_experiment_is_the_listings_recipes(small_study):
-    table, tasks = small_study
+    table, _, tasks = small_study
     assert len(tasks) == 2 * 7 and set(table[col.STATUS]) == {col.OK}
     n = {(_class(t.stream), t.stream.get("n_outliers"), _class(t.learner)):
          instantiate(t.stream).meta.n for t in tasks if t.seed == 0}
@@ -63,7 +71,7 @@ def test_the_experiment_is_the_listings_recipes(small_study):
 def test_the_control_is_fig_31_8s_points_without_the_outliers(small_study):
     """Seed by seed, the control stream holds the outlier stream's points in the same order,
     the two outliers (class +1, moved by +10 along x1 in the listing) where they were drawn."""
-    _, tasks = small_study
+    _, _, tasks = small_study
     for seed in (0, 1):
         streams = {t.stream["n_outliers"]: instantiate(t.stream) for t in tasks
                    if t.seed == seed and _class(t.stream) == "SugiyamaOutliers"}
@@ -82,8 +90,8 @@ def _boundary_line(ax):
 
 
 def test_the_figure_draws_one_panel_per_listing_and_the_control(small_study):
-    table, tasks = small_study
-    fig = textbook_figure(table, tasks)
+    table, side, _ = small_study
+    fig = textbook_figure(table, side)
     axes = fig.axes
     assert [ax.get_title() for ax in axes] == [p.title for p in PANELS] + [
         "Fig. 31.8's data over 2 seeds"]
@@ -93,7 +101,7 @@ def test_the_figure_draws_one_panel_per_listing_and_the_control(small_study):
     # Listing of Fig. 31.9: the green curve is the listing's F = K m over X = linspace(-3, 3,
     # 1000)
     rls = first[first[col.LEARNER].str.startswith("RLS")]
-    m = np.asarray(json.loads(rls[col.FINAL_W].iloc[0]))
+    m = _final_w(side, rls[col.RUN_ID].iloc[0])
     x = np.linspace(-3, 3, 50)
     X = np.linspace(-3, 3, 1000)
     F = np.exp(-(X[:, None] - x[None, :]) ** 2 / (2 * 0.3 ** 2)) @ m
@@ -102,7 +110,7 @@ def test_the_figure_draws_one_panel_per_listing_and_the_control(small_study):
     np.testing.assert_allclose(curve.get_ydata(), F, rtol=1e-10, atol=1e-12)
     # Fig. 31.4: the black line is x2 = -(t3 + x1 t1) / t2 at x1 = -10, 10
     pa = first[first[col.STREAM].str.startswith("SugiyamaClusters")]
-    t = np.asarray(json.loads(pa[col.FINAL_W].iloc[0]))
+    t = _final_w(side, pa[col.RUN_ID].iloc[0])
     np.testing.assert_allclose(_boundary_line(axes[0]).get_ydata(),
                                -(t[2] + np.array([-10, 10]) * t[0]) / t[1])
     # the control panels: the boundaries of the runs without outliers, over their points
@@ -111,7 +119,7 @@ def test_the_figure_draws_one_panel_per_listing_and_the_control(small_study):
                     & first[col.STREAM].str.contains("n_outliers=0,")
                     & first[col.LEARNER].str.startswith(learner)]
         assert run[col.RUN_ID].nunique() == 1
-        w = np.asarray(json.loads(run[col.FINAL_W].iloc[0]))
+        w = _final_w(side, run[col.RUN_ID].iloc[0])
         np.testing.assert_allclose(_boundary_line(ax).get_ydata(),
                                    -(w[2] + np.array([-20, 0]) * w[0]) / w[1])
         assert ax.get_legend() is not None
@@ -138,8 +146,8 @@ def test_the_figure_is_readable(small_study):
     """At most ~10 x 12 inches; no text or legend past the figure's edge, none over another
     (the bar counts of Fig. 31.8 collided when the learners were many); each panel's series
     in distinct styles; no empty panel."""
-    table, tasks = small_study
-    fig = textbook_figure(table, tasks)
+    table, side, _ = small_study
+    fig = textbook_figure(table, side)
     width, height = fig.get_size_inches()
     assert width <= 10 and height <= 12
     boxes = _text_boxes(fig)
@@ -160,11 +168,11 @@ def test_several_learners_of_a_panel_get_their_own_style(small_study):
     """A grid with PA-I and PA-II beside PA-II's textbook form (as pa_vs_arow_outliers runs):
     one line per learner in each Fig. 31.8 panel, no two alike, each learner alike in the
     panels with and without outliers; one count bar per learner and stream."""
-    table, tasks = small_study
+    table, _, tasks = small_study
     extra = [dataclasses.replace(t, learner={**t.learner, "variant": "pa1"}) for t in tasks
              if _class(t.stream) == "SugiyamaOutliers" and _class(t.learner) == "PA"]
-    table = pd.concat([table, *[run_task(t) for t in extra]], ignore_index=True)
-    fig = textbook_figure(table, tasks + extra)
+    table, side = run_tasks(tasks + extra)
+    fig = textbook_figure(table, side)
     panels = {ax.get_title(): ax for ax in fig.axes}
     styles = {}
     for title in ("Fig. 31.8 (a) (listing of Fig. 31.7): PA",
@@ -180,13 +188,13 @@ def test_several_learners_of_a_panel_get_their_own_style(small_study):
         "PA-II (C=0.5), 2 outliers", "PA-II (C=0.5), no outliers",
         "AROW (r=1), 2 outliers", "AROW (r=1), no outliers",
         "PA-I (C=0.5), 2 outliers", "PA-I (C=0.5), no outliers"]
-    test_the_figure_is_readable((table, tasks + extra))
+    test_the_figure_is_readable((table, side, tasks + extra))
 
 
 def test_separation_counts_agree_with_the_listings(small_study):
     """With the outliers, the clean clusters are all points but the two moved; in the control
     (no outliers), all points."""
-    table, tasks = small_study
+    table, side, tasks = small_study
     expected = {(name, k): 0 for name in ("PA-II (C=0.5)", "AROW (r=1)") for k in (2, 0)}
     for task in tasks:
         if _class(task.stream) != "SugiyamaOutliers" or _class(task.learner) != "AROW":
@@ -200,7 +208,7 @@ def test_separation_counts_agree_with_the_listings(small_study):
         pa = naive.textbook.sugiyama_pa_classification(X, y, lam=1.0)
         expected["AROW (r=1)", k] += bool(np.all(y[clean] * (X[clean] @ arow) > 0))
         expected["PA-II (C=0.5)", k] += bool(np.all(y[clean] * (X[clean] @ pa) > 0))
-    counts = separation_counts(table, tasks)
+    counts = separation_counts(table, side)
     assert list(zip(counts["learner"], counts["outliers"])) == [
         ("PA-II (C=0.5)", 2), ("PA-II (C=0.5)", 0), ("AROW (r=1)", 2), ("AROW (r=1)", 0)]
     assert counts["runs"].tolist() == [2, 2, 2, 2]
@@ -209,7 +217,8 @@ def test_separation_counts_agree_with_the_listings(small_study):
 
 
 def test_no_textbook_figure_for_other_grids(small_study):
-    table, tasks = small_study
-    others = [dataclasses.replace(t, stream={"_target_": "olbench.streams.Separable"})
-              for t in tasks]
-    assert textbook_figure(table, others) is None
+    table, side, _ = small_study
+    others = table.assign(stream=table[col.STREAM].str.replace("Sugiyama", "Other", regex=False)
+                          .str.replace("Passes[", "Other[", regex=False))
+    assert textbook_figure(others, side) is None
+    assert textbook_figure(table, {}) is None    # a folder written before the side tables

@@ -7,8 +7,8 @@ writes into that folder
 * ``cells.csv``: AROW (full) against each PA variant per cell (setting x outlier fraction x
   noise rate): both means with their 95 % t intervals over seeds, the mean paired difference
   with its interval, the Wilcoxon signed-rank p-value and its Holm adjustment over all rows
-  (what the ``outlier_heatmap`` figure draws; :func:`olbench.analysis.figures.outlier_heatmap.
-  heatmap_cells`);
+  (what the ``outlier_heatmap`` figure draws: ``heatmap_cells`` of this folder's
+  ``outlier_heatmap.py``);
 * ``learners.csv``: every learner's mean final clean mistake rate per cell with its 95 % t
   interval over seeds,
 * ``bias.csv`` (when the grid varies the bias column's value): per PA variant and cell, the
@@ -26,10 +26,12 @@ from pathlib import Path
 
 import pandas as pd
 
-from olbench.analysis.figures.outlier_heatmap import heatmap_cells
 from olbench.analysis.stats import gap_change, holm, mean_interval, stream_factors
 from olbench.analysis.views import display_name, final_rows, one_per_learner
 from olbench.harness.results import read_results
+from olbench.harness.studies import study_module
+
+heatmap_cells = study_module(Path(__file__).with_name("outlier_heatmap.py")).heatmap_cells
 
 
 def learner_cells(final: pd.DataFrame, metric: str, factors: list[str]) -> pd.DataFrame:

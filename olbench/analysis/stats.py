@@ -2,7 +2,7 @@
 
 Pure functions of numbers and of the results table's final rows (:func:`olbench.analysis.views.
 final_rows`); nothing here draws. Used by the outlier study's heatmap
-(:mod:`olbench.analysis.figures.outlier_heatmap`) and its cell table
+(``experiments/pa_vs_arow_outliers/outlier_heatmap.py``) and its cell table
 (``experiments/pa_vs_arow_outliers/cells.py``).
 
 * :func:`paired_test`: mean difference a - b with its t interval, and the two-sided

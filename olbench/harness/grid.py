@@ -28,8 +28,10 @@ from hydra.utils import instantiate
 
 from olbench import schema as col
 from olbench.harness.interrupt import exit_with_parent
+from olbench.harness.outputs import FinishedRun, attach, run_outputs
 from olbench.harness.prefit import comparator_fits, fit_before_runs
 from olbench.harness.results import RunBatch, RunLocks, RunStore, versions
+from olbench.harness.side import write_grid
 from olbench.harness.streamed import (  # noqa: F401  (load_stream, CACHE_FILES_UP_TO: the grid's)
     CACHE_FILES_UP_TO,
     cache_only_shared,
@@ -40,10 +42,6 @@ from olbench.harness.streamed import (  # noqa: F401  (load_stream, CACHE_FILES_
 )
 from olbench.harness.tasks import Task, registry_key
 from olbench.resources import capped_jobs
-
-#: runs on streams of at most this many features keep their final weights (``final_w``):
-#: decision boundaries (d <= 3) and kernel-model fits at up to 64 centres (textbook figures)
-MAX_D_FOR_WEIGHTS = 64
 
 
 # ----------------------------------------------------------------------------- one run
@@ -102,11 +100,9 @@ def _measured(task: Task, ident: dict[str, Any]) -> pd.DataFrame:
     rows[col.STATUS] = col.OK
     ident.update({col.STREAM_N: meta.n, col.STREAM_D: meta.d, col.STREAM_RADIUS: meta.radius,
                   col.STREAM_MARGIN: meta.margin, col.STREAM_FINGERPRINT: meta.fingerprint})
-    # small enough to keep (decision-boundary figures), or the weights over the features
-    # of a 1-D input (meta.extra["x"]: the fitted-function figure)
-    if meta.d <= MAX_D_FOR_WEIGHTS or "x" in meta.extra:
-        ident[col.FINAL_W] = json.dumps(trace.state["w"].tolist())
-    return rows
+    # what figures need of the run besides its rows (final weights, points, switches ...)
+    return attach(rows, run_outputs(FinishedRun(stream, meta, trace.state,
+                                                None if whole is None else whole[:2])))
 
 
 def _identity(task: Task) -> dict[str, Any]:
@@ -275,6 +271,7 @@ def run_grid(tasks: list[Task], folder: str | Path, *, n_jobs: int = -1,
         finally:
             locks.release_all()
     store.set_aside(damaged)  # their runs are in new files now
+    write_grid(store.folder, tasks)   # the grid's order, for the figures (side/grid.parquet)
     table = store.merge([t.run_id for t in tasks])
     _report_rejected(store, "left out of results.parquet; run again to recompute it")
     return table

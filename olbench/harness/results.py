@@ -7,7 +7,9 @@ A run folder ``results/<experiment>/<name>/`` holds ``runs/`` (each run's rows, 
 atomically as runs finish: alone in ``<run_id>.parquet``, or, for runs that finish within a
 second of each other, together in one ``batch-<hash>.parquet``, :class:`RunBatch`; an
 interrupted grid keeps every run that finished), and the merged ``results.parquet``,
-``summary.csv``, ``config.yaml``, ``figures/`` and ``report.md``.
+``summary.csv``, ``config.yaml``, ``figures/`` and ``report.md``. Each run file has a side
+file (``runs/side/``: its runs' declared outputs, merged into ``side/``:
+:mod:`olbench.harness.side`), written before it and verified with it.
 
 Every parquet file is written with the sha256 of its bytes in a sidecar (``<name>.sha256``)
 and verified when read: a run file that fails (a flipped byte, a truncated copy, an edit) is
@@ -38,6 +40,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from olbench.harness.outputs import detach
 from olbench.schema import COMPARATOR_SKIP, LEADING_COLUMNS, OK, RUN_ID, STATUS, TIMED_OUT
 
 RESULTS_FILE = "results.parquet"
@@ -190,6 +193,7 @@ class RunStore:
         self._ok: dict[Path, dict[str, bool]] = {}        # file -> {run_id: every row ok}
         self._where: dict[str, Path] = {}                 # run_id -> newest file holding it
         self._written: dict[Path, pd.DataFrame] = {}      # file -> the rows saved in it here
+        self._written_side: dict[Path, pd.DataFrame] = {}  # file -> its runs' side outputs
         self._guard = threading.RLock()  # RunBatch saves from a timer thread
 
     def _own_path(self, run_id: str) -> Path:
@@ -208,6 +212,8 @@ class RunStore:
     @_guarded
     def save_batch(self, batch: dict[str, pd.DataFrame]) -> Path:
         """Save runs (``{run_id: rows}``) in one file, atomically; returns its path."""
+        from olbench.harness import side  # side files build on this module's primitives
+
         self.refresh()
         ids = sorted(batch)
         if len(ids) == 1:
@@ -215,7 +221,10 @@ class RunStore:
         else:
             digest = hashlib.sha256(" ".join(ids).encode()).hexdigest()[:16]
             path = self.runs / f"batch-{digest}.parquet"
+        outputs = {i: detach(batch[i]) for i in ids}   # the runs' side outputs, if any
         rows = pd.concat([batch[i] for i in ids], ignore_index=True)
+        # first: a run file on disk always has its outputs
+        self._written_side[path] = side.write_batch(path, outputs)
         write_parquet_atomic(rows, path)
         self.rejected.pop(path, None)
         self._written[path] = rows  # merge() takes them from memory, not from the disk
@@ -230,20 +239,31 @@ class RunStore:
                 for gone in (old, checksum_path(old)):
                     with contextlib.suppress(OSError):
                         gone.unlink()
+                side.remove(old)
         return path
 
     def _forget(self, path: Path) -> None:
         self._stat.pop(path, None)
         self._ok.pop(path, None)
         self._written.pop(path, None)
+        self._written_side.pop(path, None)
 
     def _read(self, path: Path, columns: list[str] | None = None,
               optional: tuple[str, ...] = ()) -> pd.DataFrame | None:
+        """The verified rows of a run file whose side file verifies too (else None, and
+        why in :attr:`rejected`)."""
+        from olbench.harness import side
+
         try:
-            return read_verified(path, columns, optional)
+            rows = read_verified(path, columns, optional)
         except CorruptResultError as error:
             self.rejected[path] = str(error).split(": ", 1)[1]
             return None
+        problem = side.problem(path)
+        if problem is not None:
+            self.rejected[path] = problem
+            return None
+        return rows
 
     def _paths(self) -> dict[Path, tuple[int, int]]:
         """The run files now on disk, oldest first, with their (mtime_ns, size)."""
@@ -266,6 +286,7 @@ class RunStore:
         for path, stat in on_disk.items():
             if self._stat.get(path) != stat:  # new, or rewritten by another process
                 self._written.pop(path, None)
+                self._written_side.pop(path, None)
                 rows = self._read(path, columns=[RUN_ID, STATUS], optional=(COMPARATOR_SKIP,))
                 self._stat[path] = stat
                 self._ok[path] = {} if rows is None else _every_row_ok(rows)
@@ -301,28 +322,41 @@ class RunStore:
         """All stored runs (or those in ``run_ids``) that pass verification, as one table
         ordered by run id, written to results.parquet. Files this store saved (and nobody
         changed since) are taken from memory: their bytes were checksummed as written."""
+        from olbench.harness import side
+
         self.refresh()
         wanted = set(self._where) if run_ids is None else set(run_ids) & set(self._where)
-        frames = []
+        frames, outputs = [], []
         for path in sorted({self._where[run_id] for run_id in wanted}):
             rows = self._written[path] if path in self._written else self._read(path)
-            if rows is not None:  # without its runs saved again in newer files
+            found = self._written_side.get(path) if rows is not None else None
+            if rows is not None and found is None:
+                try:
+                    found = side.read_batch(path)
+                except CorruptResultError as error:
+                    self.rejected[path] = str(error).split(": ", 1)[1]
+            if found is not None:  # without its runs saved again in newer files
                 keep = {i for i in self._ok[path] if i in wanted and self._where[i] == path}
                 frames.append(rows[rows[RUN_ID].isin(keep)])
+                outputs.append(found[found[RUN_ID].isin(keep)])
         table = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
         if not table.empty:
             table = order_columns(table.sort_values(RUN_ID, kind="stable", ignore_index=True))
             write_parquet_atomic(table, self.folder / RESULTS_FILE)
+            side.write_merged(self.folder, outputs)
         return table
 
     @_guarded
     def set_aside(self, paths) -> list[Path]:
         """Rename files that still fail verification to ``<name>.corrupt`` (kept for a look,
         no longer read): their runs have been recomputed into other files."""
+        from olbench.harness import side
+
         moved = []
         for path in paths:
-            if path.exists() and verify(path) is not None:
+            if path.exists() and (verify(path) or side.problem(path)) is not None:
                 path.rename(path.with_suffix(".corrupt"))
+                side.remove(path, ".corrupt")
                 self._forget(path)
                 moved.append(path)
         return moved
@@ -331,7 +365,7 @@ class RunStore:
         """Remove temporary files left by writers that died (older than STALE_TMP_S)."""
         removed = []
         now = time.time()
-        for folder in (self.folder, self.runs):
+        for folder in (self.folder, self.runs, self.folder / "side", self.runs / "side"):
             for tmp in folder.glob(".*.tmp") if folder.exists() else []:
                 with contextlib.suppress(OSError):
                     if now - tmp.stat().st_mtime > self.STALE_TMP_S:

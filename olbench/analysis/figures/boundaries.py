@@ -1,12 +1,11 @@
 """Final decision boundaries w·x = 0 of every learner over the points of each 2-D stream.
 
-The points come from rebuilding the stream from its task's spec (deterministic in the spec),
-the boundaries from the table's ``final_w`` column: no learner is rerun.
+The points and the final weights are what the runs wrote (the side tables ``points`` and
+``final_weights``): no stream is rebuilt, no learner rerun.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 
 import numpy as np
@@ -15,10 +14,11 @@ from matplotlib.figure import Figure
 
 from olbench import schema as col
 from olbench.analysis.figures.layout import figure_legend
-from olbench.analysis.figures.registry import figure, streams_with_final_weights
+from olbench.analysis.figures.per_run import by_run, first_seed_streams
+from olbench.analysis.figures.registry import figure
 from olbench.analysis.figures.style import learner_styles, line_style, styled, wrap
 from olbench.analysis.views import display_name, drop_param, short_label
-from olbench.harness.streamed import first_rows
+from olbench.harness.side import side_table
 
 
 def _boundary_segment(w: np.ndarray, box: tuple[float, float, float, float]):
@@ -85,30 +85,27 @@ def decision_boundaries_figure(X, y, learners_w: Mapping[str, np.ndarray], *,
     return fig
 
 
-#: the most points a boundary figure draws (the first ones of a longer stream)
-MAX_POINTS = 20_000
-
-
-@figure("boundaries", order=90, tasks=True,
+@figure("boundaries", order=90, side=("final_weights", "points", "grid"),
         caption="Final decision boundaries w·x = 0 of every learner (its colour and line "
                 "style of the other figures) over the points of a 2-D stream (its first "
                 "20,000 of a longer one), first seed's data; filled: y = +1, hollow: y = −1.")
-def boundary_figures(table: pd.DataFrame, tasks) -> dict[str, Figure]:
+def boundary_figures(table: pd.DataFrame, side) -> dict[str, Figure]:
     """``boundaries_<i>``: the final decision boundaries of every learner on the i-th stream of
-    the grid's ``tasks`` (first seed's data), for the streams with two features (plus a
-    bias); none when the table has no ``final_w`` column."""
+    the grid (first seed's data), for the streams with two features (plus a bias), whose
+    runs wrote their points (the first 20,000) and final weights."""
+    weights_of = by_run(side_table(side, "final_weights"))
     figures: dict[str, Figure] = {}
-    for number, stream, rows, _ in streams_with_final_weights(table, tasks):
-        if stream.meta.d - int(stream.meta.bias) != 2:
+    for number, runs, points in first_seed_streams(table, side, "points"):
+        runs = runs[runs[col.RUN_ID].isin(list(weights_of))]
+        if runs.empty:
             continue
-        X, y = first_rows(stream, MAX_POINTS)   # a file of any length is not loaded whole
-        X = X[:, :2]  # the points; a bias column (last) is part of w, not of the picture
-        X = X.toarray() if hasattr(X, "toarray") else X   # a svmlight file's rows are CSR
-        names = short_label(rows, col.LEARNER, table)
-        weights = {names[i]: np.asarray(json.loads(w)) for i, w in rows[col.FINAL_W].items()}
-        title = display_name(drop_param(stream.name)) + (
-            f" (first {len(y):,} of {stream.meta.n:,} points)" if len(y) < stream.meta.n
-            else "")
+        drawn = points[runs[col.RUN_ID].iloc[0]]   # the stream's points: any of its runs'
+        X, y = drawn[["x1", "x2"]].to_numpy(), drawn["y"].to_numpy()
+        names = short_label(runs, col.LEARNER, table)
+        weights = {names[i]: weights_of[r]["w"].to_numpy() for i, r in runs[col.RUN_ID].items()}
+        stream, n = runs[col.STREAM].iloc[0], int(runs[col.STREAM_N].iloc[0])
+        title = display_name(drop_param(stream)) + (
+            f" (first {len(y):,} of {n:,} points)" if len(y) < n else "")
         figures[f"boundaries_{number}"] = decision_boundaries_figure(
             X, y, weights, title=title, colors=learner_styles(table))
     return figures

@@ -2,13 +2,11 @@
 marked: a cumulative rate hides a switch late in a stream, the rate per window shows it.
 
 The windows are the intervals between consecutive checkpoints (``run.checkpoint_spacing=
-linear`` makes them equal); the switch rounds come from rebuilding each stream from its
-task's spec (``meta.extra["switch_times"]``, deterministic in the spec): no learner is rerun.
+linear`` makes them equal); the switch rounds are what the runs wrote (the side table
+``switches``: ``meta.extra["switch_times"]`` of their stream): no stream is rebuilt.
 """
 
 from __future__ import annotations
-
-import json
 
 import numpy as np
 import pandas as pd
@@ -16,6 +14,7 @@ from matplotlib.figure import Figure
 
 from olbench import schema as col
 from olbench.analysis.figures.layout import finish_page, paged, panels
+from olbench.analysis.figures.per_run import switch_times
 from olbench.analysis.figures.registry import figure
 from olbench.analysis.figures.style import BAND, LABELS, learner_styles, seeds_text, styled
 from olbench.analysis.views import (
@@ -26,45 +25,33 @@ from olbench.analysis.views import (
     per_checkpoint,
     windowed_rate,
 )
+from olbench.component import parse_name
 
 SWITCH_COLOR = "0.3"
 
 
-def switch_times(tasks, streams=None) -> dict[str, list[int]]:
-    """``{stream label: switch rounds}`` of the tasks' streams that declare switch times
-    (``meta.extra["switch_times"]``; [] for a stream that drifts without switching), rebuilt
-    from their specs (deterministic; no learner runs). By default only streams with a
-    ``switch_at`` parameter are rebuilt (never a dataset); with ``streams``, those whose name
-    is listed, of any kind (an expert stream declares its switches too)."""
-    from hydra.utils import instantiate
-
-    specs = {json.dumps(t.stream, sort_keys=True, default=str): t.stream for t in tasks
-             if streams is not None or "switch_at" in t.stream}
-    out: dict[str, list[int]] = {}
-    for spec in specs.values():
-        stream = instantiate(spec, _convert_="all")
-        name = drop_param(stream.name)
-        if streams is not None and name not in streams or name in out:
-            continue
-        times = stream.meta.extra.get("switch_times")
-        if times is not None:
-            out[name] = [int(t) for t in times]
-    return out
+def drifting_streams(table: pd.DataFrame, side) -> dict[str, list[int]]:
+    """``{stream label: switch rounds}`` of the drifting streams of the grid (those with a
+    ``switch_at`` parameter: never a dataset; [] for one that drifts without switching), in
+    the grid's order."""
+    names = table[col.STREAM].dropna().unique() if col.STREAM in table else []
+    drifting = {drop_param(name) for name in names if "switch_at" in parse_name(name)[1]}
+    return switch_times(table, side, streams=drifting)
 
 
-@figure("windowed_mistake_rate", order=55, tasks=True,
+@figure("windowed_mistake_rate", order=55, side=("switches", "grid"),
         caption="Mistake rate within each window between consecutive checkpoints vs t on "
                 f"drifting streams, mean over seeds ({BAND}); dotted vertical lines: the "
                 "rounds where the target switches.")
 @styled
-def windowed_mistake_rate_figure(table: pd.DataFrame, tasks) -> Figure | list | None:
+def windowed_mistake_rate_figure(table: pd.DataFrame, side) -> Figure | list | None:
     """Windowed mistake rate (mistakes per round between consecutive checkpoints) vs t, one
     panel per drifting stream, one line per learner (mean over seeds, 95% band), the switch
     rounds as vertical lines; ``None`` without drifting streams or mistakes."""
     cp = per_checkpoint(table)
     if col.MISTAKES not in cp or cp[col.MISTAKES].notna().sum() == 0:
         return None
-    switches = switch_times(tasks)
+    switches = drifting_streams(table, side)
     cp = one_per_learner(cp[cp["stream_name"].isin(list(switches))])
     if cp.empty:
         return None

@@ -2,8 +2,10 @@
 its module is imported, so a new figure is one new module of :mod:`olbench.analysis.figures` (no
 central list to edit).
 
-A builder is a pure function of the results table (and, when registered with
-``tasks=True``, of the grid's tasks too) that returns a :class:`~matplotlib.figure.Figure`,
+A builder is a pure function of the results table (and, when registered with ``side=(...)``,
+of the side tables it names: the runs' declared outputs and the grid's order,
+:mod:`olbench.harness.side`; never of a stream or a learner rebuilt) that returns a
+:class:`~matplotlib.figure.Figure`,
 ``None`` when the table has nothing to show, a mapping ``{file stem: Figure}`` when it
 draws several figures of one kind (one per stream, say), or a list of figures: the pages of
 one figure too large for a page (:func:`~olbench.analysis.figures.style.paged`), saved as
@@ -26,43 +28,18 @@ from olbench.analysis.figures.style import save_figure
 @dataclass(frozen=True)
 class FigureKind:
     """A registered figure: its file ``stem``, its ``build`` function, the one-line
-    ``caption`` the report writes under it, its place in the report (``order``) and whether
-    it needs the grid's tasks besides the table."""
+    ``caption`` the report writes under it, its place in the report (``order``) and the
+    side tables it reads besides the results table (``side``)."""
 
     stem: str
     build: Callable[..., Figure | Mapping[str, Figure] | None]
     caption: str | None
     order: float
-    tasks: bool = False
+    side: tuple[str, ...] = ()
 
 
 #: Every registered figure, by file stem.
 FIGURES: dict[str, FigureKind] = {}
-
-
-def streams_with_final_weights(table: pd.DataFrame, tasks):
-    """For figures drawn from the runs' final weights (``final_w``): per stream of the grid,
-    numbered in the grid's order, ``(number, stream, rows, seed)``: the stream built from the
-    first seed's spec and the ok rows of that stream that stored their final weights."""
-    import json
-
-    from hydra.utils import instantiate
-
-    from olbench import schema as col
-    from olbench.analysis.views import ok_rows
-
-    if col.FINAL_W not in table:
-        return
-    ok = ok_rows(table)
-    ok = ok[ok[col.FINAL_W].notna()].drop_duplicates(col.RUN_ID)
-    seed = min(t.seed for t in tasks)
-    specs = {json.dumps(t.stream, sort_keys=True, default=str): t.stream for t in tasks
-             if t.seed == seed}
-    for number, spec in enumerate(specs.values()):
-        stream = instantiate(spec, _convert_="all")
-        rows = ok[ok[col.STREAM] == stream.name]
-        if not rows.empty:
-            yield number, stream, rows, seed
 
 
 def page_stems(stem: str, pages: list) -> dict:
@@ -74,18 +51,28 @@ def page_stems(stem: str, pages: list) -> dict:
     return {stem if i == 1 else f"{stem}_{i}": page for i, page in enumerate(pages, 1)}
 
 
-def figure(stem: str, *, order: float, caption: str | None = None, tasks: bool = False,
-           **params) -> Callable:
+def figure(stem: str, *, order: float, caption: str | None = None,
+           side: tuple[str, ...] = (), **params) -> Callable:
     """Register the decorated builder as the figure ``stem`` (``params`` are passed to it);
     the builder itself is returned unchanged, so the decorator stacks (one builder, several
-    figures with other parameters)."""
+    figures with other parameters). ``side``: the side tables it reads (it is called as
+    ``build(table, side)`` with those of them the folder has)."""
     def register(fn: Callable) -> Callable:
-        if stem in FIGURES:
+        if stem in FIGURES and not _same_builder(FIGURES[stem].build, fn):
             raise ValueError(f"figure {stem!r} is registered twice")
         build = functools.partial(fn, **params) if params else fn
-        FIGURES[stem] = FigureKind(stem, build, caption, order, tasks)
+        FIGURES[stem] = FigureKind(stem, build, caption, order, tuple(side))
         return fn
     return register
+
+
+def _same_builder(build: Callable, fn: Callable) -> bool:
+    """Is ``fn`` the registered ``build`` again: the same function of the same file, imported
+    a second time under another module name (a study file run by pytest's doctests, say)?"""
+    old = getattr(build, "func", build)
+    return (old is not fn and getattr(old, "__qualname__", None) == fn.__qualname__
+            and getattr(old, "__code__", None) is not None
+            and old.__code__.co_filename == fn.__code__.co_filename)
 
 
 def captions() -> dict[str, str]:
@@ -93,21 +80,24 @@ def captions() -> dict[str, str]:
     return {kind.stem: kind.caption for kind in FIGURES.values() if kind.caption}
 
 
-def build_figures(table: pd.DataFrame, tasks=None,
+def build_figures(table: pd.DataFrame, side: Mapping[str, pd.DataFrame] | None = None,
                   only: Collection[str] | None = None) -> dict[str, Figure]:
     """Every figure the table supports, by file stem, in report order; figures without data
     are left out (no regret -> no regret figures, no bound values -> no scatter, no Novikoff
-    rows -> a mistakes figure without the Novikoff line). Figures that need the grid's
-    ``tasks`` (decision boundaries) are drawn only when they are given. ``only``: the
+    rows -> a mistakes figure without the Novikoff line). Figures that read side tables
+    (decision boundaries: the final weights and the points) are drawn only when ``side`` has
+    some (:func:`olbench.harness.side.read_side` of the results folder; none for a folder
+    written before olbench had them), each given only the tables it declares. ``only``: the
     registered stems to draw (an experiment's ``run.figures`` list); default: all."""
     unknown = sorted(set(only or ()) - set(FIGURES))
     if unknown:
         raise ValueError(f"unknown figures {unknown}; registered: {', '.join(sorted(FIGURES))}")
     out: dict[str, Figure] = {}
     for kind in sorted(FIGURES.values(), key=lambda k: k.order):
-        if (kind.tasks and tasks is None) or (only is not None and kind.stem not in only):
+        if (kind.side and not side) or (only is not None and kind.stem not in only):
             continue
-        made = kind.build(table, tasks) if kind.tasks else kind.build(table)
+        made = kind.build(table, {name: side[name] for name in kind.side if name in side}) \
+            if kind.side else kind.build(table)
         if isinstance(made, Mapping):
             out.update(made)
         elif isinstance(made, list):       # pages of one figure (style.paged)
@@ -117,9 +107,30 @@ def build_figures(table: pd.DataFrame, tasks=None,
     return out
 
 
-def make_figures(table: pd.DataFrame, out_dir, tasks=None,
+def make_figures(table: pd.DataFrame, out_dir, side: Mapping[str, pd.DataFrame] | None = None,
                  only: Collection[str] | None = None) -> list[Path]:
     """Write :func:`build_figures` into ``out_dir`` (created) as PNG + PDF; returns the files
     written, PNG then PDF of each figure."""
-    return [p for stem, fig in build_figures(table, tasks, only).items()
+    return [p for stem, fig in build_figures(table, side, only).items()
             for p in save_figure(fig, Path(out_dir) / stem)]
+
+
+def draw_folder(folder, out_dir=None, table: pd.DataFrame | None = None,
+                only: Collection[str] | None = None) -> list[Path]:
+    """Draw the figures of a results folder from its table and side tables (into its
+    ``figures/`` by default), the study files its ``config.yaml`` names (``modules:``)
+    imported first; returns the files written (:func:`make_figures`)."""
+    from omegaconf import OmegaConf
+
+    from olbench.harness.results import read_results
+    from olbench.harness.side import read_side
+    from olbench.harness.studies import module_problems
+
+    folder = Path(folder)
+    config = folder / "config.yaml"
+    problems = module_problems(OmegaConf.load(config).get("modules")) if config.exists() \
+        else []
+    if problems:
+        raise ValueError(f"{config}: " + "; ".join(problems))
+    table = read_results(folder) if table is None else table
+    return make_figures(table, Path(out_dir or folder / "figures"), read_side(folder), only)

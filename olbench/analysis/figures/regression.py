@@ -2,13 +2,12 @@
 streams of 1-D inputs (``meta.extra["x"]``, e.g. sinc) the function each learner fitted,
 drawn over the data and the noise-free curve.
 
-The fitted function is the table's ``final_w`` applied to the stream's features, rebuilt from
-its task's spec (deterministic in the spec): no learner is rerun.
+The fitted function is what each run wrote of it (the side table ``fit``: the inputs, the
+targets, the noise-free targets and the final predictor's value at each input): no stream is
+rebuilt, no learner rerun.
 """
 
 from __future__ import annotations
-
-import json
 
 import numpy as np
 import pandas as pd
@@ -16,7 +15,8 @@ from matplotlib.figure import Figure
 
 from olbench import schema as col
 from olbench.analysis.figures.layout import figure_legend, finish_page, paged, panels
-from olbench.analysis.figures.registry import figure, streams_with_final_weights
+from olbench.analysis.figures.per_run import first_seed_streams
+from olbench.analysis.figures.registry import figure
 from olbench.analysis.figures.style import (
     BAND,
     LABELS,
@@ -100,26 +100,25 @@ def fitted_function_figure(x, y, predictions: dict[str, np.ndarray], *, clean=No
     return fig
 
 
-@figure("fit", order=92, tasks=True,
+@figure("fit", order=92, side=("fit", "grid"),
         caption="Regression on 1-D inputs: the data, the noise-free curve (dotted) and each "
                 "learner's final predictor over the inputs (first seed).")
-def fitted_function_figures(table: pd.DataFrame, tasks) -> dict[str, Figure]:
+def fitted_function_figures(table: pd.DataFrame, side) -> dict[str, Figure]:
     """``fit_<i>``: the final predictors of every learner on the i-th stream of the grid
-    whose inputs are 1-D (``meta.extra["x"]``), first seed; needs ``final_w``."""
+    whose inputs are 1-D (``meta.extra["x"]``), first seed: what its runs wrote of their
+    fit (the side table ``fit``)."""
     styles = learner_styles(table)
     figures: dict[str, Figure] = {}
-    for number, stream, rows, first_seed in streams_with_final_weights(table, tasks):
-        if stream.task != "regression" or "x" not in stream.meta.extra:
-            continue
-        if len(stream.meta.extra["x"]) != stream.meta.n:
-            continue  # several passes over the inputs (stream=passes): one x, many rounds
-        X, y = stream.materialize()
-        X = X.toarray() if hasattr(X, "toarray") else np.asarray(X)
-        names = short_label(rows, col.LEARNER, table)
-        predictions = {names[i]: X @ np.asarray(json.loads(w))
-                       for i, w in rows[col.FINAL_W].items()}
+    for number, runs, fits in first_seed_streams(table, side, "fit"):
+        names = short_label(runs, col.LEARNER, table)
+        predictions = {names[i]: fits[r]["prediction"].to_numpy()
+                       for i, r in runs[col.RUN_ID].items()}
+        data = fits[runs[col.RUN_ID].iloc[0]]   # the stream's data: any of its runs'
+        clean = data["clean_y"].to_numpy()
+        seed = int(runs[col.SEED].min())
         figures[f"fit_{number}"] = fitted_function_figure(
-            stream.meta.extra["x"], y, predictions, clean=stream.meta.clean_y,
-            title=f"{display_name(drop_param(stream.name))} (seed {first_seed})",
+            data["x"].to_numpy(), data["y"].to_numpy(), predictions,
+            clean=None if np.isnan(clean).all() else clean,
+            title=f"{display_name(drop_param(runs[col.STREAM].iloc[0]))} (seed {seed})",
             styles=styles)
     return figures

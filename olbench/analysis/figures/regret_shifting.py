@@ -10,33 +10,37 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from olbench import schema as col
-from olbench.analysis.figures.drift import SWITCH_COLOR, switch_times
+from olbench.analysis.figures.drift import SWITCH_COLOR
 from olbench.analysis.figures.layout import finish_page, paged, panels
+from olbench.analysis.figures.per_run import switch_times
 from olbench.analysis.figures.registry import figure
 from olbench.analysis.figures.regret import seeds_per_curve
 from olbench.analysis.figures.style import BAND, LABELS, learner_styles, seeds_text, styled, variant
 from olbench.analysis.views import display_name, mean_band, natural_key, per_checkpoint
-from olbench.comparators.best_shifting import BestShifting
 from olbench.component import parse_name
+
+#: the class name of the shifting comparator (:class:`olbench.comparators.BestShifting`),
+#: as its runs' ``comparator`` column names it
+SHIFTING = "BestShifting"
 
 
 def is_shifting(name) -> bool:
-    """Is ``name`` a :class:`BestShifting` comparator's name?
+    """Is ``name`` a shifting comparator's name (:data:`SHIFTING`)?
 
     >>> is_shifting("BestShifting[k=1,loss=hinge]"), is_shifting("PrefixBest[loss=hinge]")
     (True, False)
     """
-    return isinstance(name, str) and parse_name(name)[0] == BestShifting.__name__
+    return isinstance(name, str) and parse_name(name)[0] == SHIFTING
 
 
-@figure("regret_shifting", order=24, tasks=True,
+@figure("regret_shifting", order=24, side=("switches", "grid"),
         caption="Regret vs t on streams measured against a shifting comparator: solid, against "
                 "the best fixed predictor of every prefix (static regret); dashed with hollow "
                 "markers, against the best sequence with at most k switches (shifting "
                 f"regret); mean over seeds, {BAND}; dotted vertical lines: the rounds where the "
                 "target switches.")
 @styled
-def regret_shifting_figure(table: pd.DataFrame, tasks) -> Figure | list | None:
+def regret_shifting_figure(table: pd.DataFrame, side) -> Figure | list | None:
     """One panel per stream that has ``best_shifting`` rows: each learner in its colour,
     solid against the other comparators, dashed against the shifting one."""
     cp = per_checkpoint(table)
@@ -50,7 +54,7 @@ def regret_shifting_figure(table: pd.DataFrame, tasks) -> Figure | list | None:
     streams = list(dict.fromkeys(name for name, _ in sorted(pairs)))
     if not streams:
         return None
-    switches = switch_times(tasks or [], streams)
+    switches = switch_times(table, side, streams)
     styles = learner_styles(table)
     seeds = seeds_per_curve(every, cp)
     same = len(set(seeds.values())) == 1 and all(k == n for k, n in seeds.values())

@@ -8,53 +8,59 @@ not by the experiment's name), plus the control of Fig. 31.8 (its stream without
 outliers), drawn like the listings' plots: class +1 as blue circles, class -1 as red crosses,
 the final boundary w.(x1, x2, 1) = 0 as a black line; regression points as blue circles, the
 fitted kernel model f(x) = sum_j w_j k_j(x) as a green curve over 1,000 points; the listings'
-axis ranges. Several learners in one panel get one line style each. The points are the first
-seed's (the stream is rebuilt from its task's spec), the weights the table's ``final_w``: no
-learner is rerun. A last panel counts, over every seed, how often each boundary of Fig. 31.8
-separates the clean clusters, with the outliers and without (:func:`separation_counts`).
+axis ranges. Several learners in one panel get one line style each. Everything drawn is what
+the runs wrote beside the results table (:mod:`olbench.harness.outputs`): the first seed's
+points (``points``, ``kernel_data``), the final weights (``final_weights``), the fitted kernel
+model over the grid (``kernel_curve``); no stream is rebuilt, no learner rerun. A last panel
+counts, over every seed, how often each boundary of Fig. 31.8 separates the clean clusters,
+with the outliers and without (:func:`separation_counts`: each run's ``separation``).
+
+The study's own figure, so it lives with the study and is registered by importing this file,
+which the study's config names (``modules:``, :mod:`olbench.harness.studies`); so does the
+config of ``pa_vs_arow_outliers``, whose grid holds Fig. 31.8's recipe.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
-from hydra.utils import get_class, instantiate
 from matplotlib.figure import Figure
 
 from olbench import schema as col
 from olbench.analysis.figures.boundaries import crosses
+from olbench.analysis.figures.per_run import by_run, runs_in_grid_order
 from olbench.analysis.figures.registry import figure
 from olbench.analysis.figures.style import LINESTYLES, styled
 from olbench.analysis.views import display_name, ok_rows
-from olbench.streams.preprocess import gaussian_kernel_features
+from olbench.component import parse_name
+from olbench.harness.side import side_table
 
 BOOK = "Sugiyama (2015), ch. 31"
-GRID_POINTS = 1000          # the listings' N = 1000 points of the fitted curve
 
 
 @dataclass(frozen=True)
 class Panel:
     """One panel: which runs it shows and the listing's axis range. ``when``: a condition on
-    the (instantiated) stream, for panels whose stream class is shared."""
+    the stream's parameters (as its name gives them), for panels whose stream class is
+    shared."""
 
     title: str
     kind: str                                  # "boundary" or "fit"
     stream: str                                # class name of the (outer) stream
     learners: tuple[str, ...]                  # learner class names, drawn in this order
     axis: tuple[float, float, float, float]
-    when: Callable[[object], bool] = lambda stream: True
+    when: Callable[[dict], bool] = lambda params: True
 
 
-def _has_outliers(stream) -> bool:
-    return int(stream.n_outliers) > 0
+def _has_outliers(params: dict) -> bool:
+    return int(params["n_outliers"]) > 0
 
 
-def _no_outliers(stream) -> bool:
-    return int(stream.n_outliers) == 0
+def _no_outliers(params: dict) -> bool:
+    return int(params["n_outliers"]) == 0
 
 
 #: In the book's order; the control panels sit under the Fig. 31.8 they control.
@@ -62,7 +68,7 @@ PANELS = (
     Panel("Fig. 31.4 (listing of Fig. 31.3): PA", "boundary", "SugiyamaClusters", ("PA",),
           (-10, 10, -10, 10)),
     Panel("Listing of Fig. 31.5: PA regression", "fit", "Passes", ("PARegressor",),
-          (-2.8, 2.8, -0.5, 1.2), lambda stream: int(stream.passes) == 1),
+          (-2.8, 2.8, -0.5, 1.2), lambda params: int(params["passes"]) == 1),
     Panel("Fig. 31.8 (a) (listing of Fig. 31.7): PA", "boundary", "SugiyamaOutliers", ("PA",),
           (-20, 0, -2, 2), _has_outliers),
     Panel("Fig. 31.8 (b) (listing of Fig. 31.7): AROW", "boundary", "SugiyamaOutliers",
@@ -73,63 +79,50 @@ PANELS = (
           ("AROW",), (-20, 0, -2, 2), _no_outliers),
     Panel("Listing of Fig. 31.9: AROW regression, 100 passes", "fit", "Passes",
           ("RLS", "AROWRegressor"), (-2.8, 2.8, -0.5, 1.2),
-          lambda stream: int(stream.passes) > 1),
+          lambda params: int(params["passes"]) > 1),
 )
 _STREAMS = {panel.stream for panel in PANELS}
 #: Black lines (the listings' ``k-``) then grey ones, one per learner of a panel.
 _LINE_STYLES = [(color, ls) for color in ("k", "0.5") for ls in LINESTYLES]
 
 
-def _class_name(spec: dict) -> str:
-    return get_class(spec["_target_"]).__name__
+def _runs(table: pd.DataFrame, side) -> pd.DataFrame:
+    """The ok runs that wrote their final weights, one row each in the grid's order, with
+    their stream's and learner's class names (``stream_class``, ``learner_class``) and the
+    stream's parameters (``stream_params``), as their names give them."""
+    ok = ok_rows(table)
+    weights = side_table(side, "final_weights")[col.RUN_ID].unique()
+    runs = runs_in_grid_order(ok[ok[col.RUN_ID].isin(weights)], side)
+    streams = [parse_name(name) for name in runs[col.STREAM]] if len(runs) else []
+    return runs.assign(stream_class=[name for name, _ in streams],
+                       stream_params=[params for _, params in streams],
+                       learner_class=[parse_name(name)[0] for name in runs.get(col.LEARNER, [])])
 
 
-def _matches(panel: Panel, task) -> bool:
-    if _class_name(task.stream) != panel.stream or _class_name(task.learner) not in panel.learners:
+def _matches(panel: Panel, run, curves) -> bool:
+    if run.stream_class != panel.stream or run.learner_class not in panel.learners:
         return False
-    if panel.kind == "fit":
-        inner = task.stream.get("stream") or {}
-        if "_target_" not in inner or _class_name(inner) != "KernelMap":
-            return False
-    return panel.when(instantiate(task.stream, _convert_="all"))
+    if panel.kind == "fit" and run.run_id not in curves:   # a kernel model over the inputs
+        return False
+    return panel.when(run.stream_params)
 
 
-def _final_w(rows: pd.DataFrame, stream_name: str, learner_name: str) -> np.ndarray | None:
-    hit = rows[(rows[col.STREAM] == stream_name) & (rows[col.LEARNER] == learner_name)]
-    return None if hit.empty else np.asarray(json.loads(hit[col.FINAL_W].iloc[0]))
-
-
-def separates(w: np.ndarray, X: np.ndarray, y: np.ndarray) -> bool:
-    """Does w.x = 0 put every point on its own side (y w.x > 0 for all rows)?
-
-    >>> separates(np.array([1.0, 0.0]), np.array([[1.0, 5.0], [-2.0, 0.0]]), np.array([1, -1]))
-    True
-    """
-    return bool(np.all(y * (X @ w) > 0))
-
-
-def separation_counts(table: pd.DataFrame, tasks) -> pd.DataFrame:
+def separation_counts(table: pd.DataFrame, side) -> pd.DataFrame:
     """For the streams of Fig. 31.8's recipe, with its outliers and without (the control): per
     learner and stream, over every seed, in how many runs the final boundary separates the
-    clean clusters (the points that were not moved; without outliers, all of them). Columns
-    learner, outliers (how many points the stream moved), separated, runs; learners in the
-    grid's order, the stream with outliers first. Runs that failed or lack ``final_w`` are
-    not counted (``runs`` says how many were)."""
-    ok = ok_rows(table) if col.FINAL_W in table else table.iloc[:0]
-    ok = ok[ok[col.FINAL_W].notna()].drop_duplicates(col.RUN_ID) if len(ok) else ok
+    clean clusters (the points that were not moved; without outliers, all of them: each run's
+    ``separation``). Columns learner, outliers (how many points the stream moved), separated,
+    runs; learners in the grid's order, the stream with outliers first. Runs that failed or
+    wrote no final weights are not counted (``runs`` says how many were)."""
+    separated = side_table(side, "separation").set_index(col.RUN_ID)["separates_inliers"]
+    runs = _runs(table, side)
+    runs = runs[runs["stream_class"].eq("SugiyamaOutliers")
+                & runs[col.RUN_ID].isin(separated.index)]
     counts: dict[tuple[str, int], list[int]] = {}
-    for task in tasks:
-        if _class_name(task.stream) != "SugiyamaOutliers":
-            continue
-        stream = instantiate(task.stream, _convert_="all")
-        learner = instantiate(task.learner, _convert_="all")
-        w = _final_w(ok, stream.name, learner.name) if len(ok) else None
-        if w is None:
-            continue
-        X, y = stream.materialize()
-        clean = ~stream.meta.extra["outliers"]
-        tally = counts.setdefault((display_name(learner.name), int(stream.n_outliers)), [0, 0])
-        tally[0] += separates(w, X[clean], y[clean])
+    for run in runs.itertuples():
+        tally = counts.setdefault((display_name(run.learner), int(run.stream_params["n_outliers"])),
+                                  [0, 0])
+        tally[0] += bool(separated[run.run_id])
         tally[1] += 1
     rows = pd.DataFrame([(name, k, s, n) for (name, k), (s, n) in counts.items()],
                         columns=["learner", "outliers", "separated", "runs"])
@@ -151,8 +144,9 @@ def _line_styles(drawn) -> dict[tuple[tuple[str, ...], str], tuple[str, str]]:
             for key, seen in names.items() for i, name in enumerate(seen)}
 
 
-def _draw_boundary(ax, stream, weights: dict[str, np.ndarray], axis, styles) -> None:
-    X, y = stream.materialize()
+def _draw_boundary(ax, points: pd.DataFrame, weights: dict[str, np.ndarray], axis,
+                   styles) -> None:
+    X, y = points[["x1", "x2"]].to_numpy(), points["y"].to_numpy()
     ax.plot(X[y > 0, 0], X[y > 0, 1], "o", color="blue", mfc="none", label="y = +1")
     ax.plot(X[y <= 0, 0], X[y <= 0, 1], "x", color="red", label="y = −1")
     ends = np.array(axis[:2], dtype=float)
@@ -167,23 +161,14 @@ def _draw_boundary(ax, stream, weights: dict[str, np.ndarray], axis, styles) -> 
             ax.plot([], [], color=color, ls=ls, label=f"{label} (w2 = 0: vertical or none)")
 
 
-def _unwrap(stream, cls_name: str):
-    while type(stream).__name__ != cls_name:
-        stream = stream.stream
-    return stream
-
-
-def _draw_fit(ax, stream, weights: dict[str, np.ndarray], axis, styles) -> None:
-    mapped = _unwrap(stream, "KernelMap")
-    _, y = mapped.materialize()
-    meta = mapped.meta
-    inputs, centers, hh = meta.extra["inputs"], meta.extra["centers"], meta.extra["hh"]
-    grid = np.linspace(inputs.min(), inputs.max(), GRID_POINTS)[:, None]
-    K = gaussian_kernel_features(grid, centers, hh)
-    for name, w in weights.items():
-        F = K @ w[:K.shape[1]] + (w[-1] if meta.bias else 0.0)
-        ax.plot(grid[:, 0], F, color="g", ls=styles[name][1], label=display_name(name))
-    ax.plot(inputs[:, 0], y, "o", color="blue", mfc="none", label="data")
+def _draw_fit(ax, data: pd.DataFrame, curves: dict[str, pd.DataFrame], axis, styles) -> None:
+    """The kernel model each run fitted, over the grid of its inputs (``kernel_curve``), and
+    the stream's inputs and targets (``kernel_data``)."""
+    for name, curve in curves.items():
+        ax.plot(curve["x"].to_numpy(), curve["prediction"].to_numpy(), color="g",
+                ls=styles[name][1], label=display_name(name))
+    ax.plot(data["x"].to_numpy(), data["y"].to_numpy(), "o", color="blue", mfc="none",
+            label="data")
 
 
 def _draw_counts(ax, counts: pd.DataFrame) -> None:
@@ -207,31 +192,31 @@ def _draw_counts(ax, counts: pd.DataFrame) -> None:
 
 
 @styled
-def textbook_figure(table: pd.DataFrame, tasks) -> Figure | None:
+def textbook_figure(table: pd.DataFrame, side) -> Figure | None:
     """The panels of :data:`PANELS` found in the grid, plus the separation counts of
     Fig. 31.8 (and its control) over every seed; None when no panel's recipe is in the
     grid. Two panels a row, at most 9.6 x 11.4 inches (seven panels and the counts)."""
-    tasks = [t for t in tasks if _class_name(t.stream) in _STREAMS]
-    if col.FINAL_W not in table or not tasks:
+    runs = _runs(table, side)
+    runs = runs[runs["stream_class"].isin(_STREAMS)]
+    if runs.empty:
         return None
-    ok = ok_rows(table)
-    ok = ok[ok[col.FINAL_W].notna()].drop_duplicates(col.RUN_ID)
-    first_seed = min(t.seed for t in tasks)
+    weights = by_run(side_table(side, "final_weights"))
+    pictures = {"boundary": by_run(side_table(side, "points")),
+                "fit": by_run(side_table(side, "kernel_data"))}
+    curves = by_run(side_table(side, "kernel_curve"))
+    first = runs[runs[col.SEED].eq(runs[col.SEED].min())]
     drawn = []
     for panel in PANELS:
-        chosen = [t for t in tasks if t.seed == first_seed and _matches(panel, t)]
-        if not chosen:
+        chosen = [run for run in first.itertuples() if _matches(panel, run, curves)]
+        picture = pictures[panel.kind].get(chosen[0].run_id) if chosen else None
+        if picture is None:
             continue
-        stream = instantiate(chosen[0].stream, _convert_="all")
-        weights = {}
-        for task in chosen:
-            name = instantiate(task.learner, _convert_="all").name
-            w = _final_w(ok, stream.name, name)
-            if w is not None:
-                weights[name] = w
-        if weights:
-            drawn.append((panel, stream, weights))
-    counts = separation_counts(table, tasks)
+        # the learners' runs on the panel's stream (that of its first run), in the grid's order
+        series = {run.learner: (weights[run.run_id]["w"].to_numpy() if panel.kind == "boundary"
+                                else curves[run.run_id])
+                  for run in chosen if run.stream == chosen[0].stream}
+        drawn.append((panel, picture, series))
+    counts = separation_counts(table, side)
     if not drawn:
         return None
     styles = _line_styles(drawn)
@@ -240,10 +225,10 @@ def textbook_figure(table: pd.DataFrame, tasks) -> Figure | None:
     nrows = -(-n_axes // ncols)
     fig = Figure(figsize=(4.8 * ncols, 2.85 * nrows), layout="constrained")
     axes = fig.subplots(nrows, ncols, squeeze=False).ravel()
-    for ax, (panel, stream, weights) in zip(axes, drawn):
+    for ax, (panel, picture, series) in zip(axes, drawn):
         draw = _draw_boundary if panel.kind == "boundary" else _draw_fit
-        draw(ax, stream, weights, panel.axis,
-             {name: styles[panel.learners, name] for name in weights})
+        draw(ax, picture, series, panel.axis,
+             {name: styles[panel.learners, name] for name in series})
         ax.set_xlim(panel.axis[0], panel.axis[1])
         ax.set_ylim(panel.axis[2], panel.axis[3])
         ax.set_title(panel.title, fontsize=9)
@@ -260,7 +245,8 @@ def textbook_figure(table: pd.DataFrame, tasks) -> Figure | None:
     return fig
 
 
-figure("textbook", order=95, tasks=True,
+figure("textbook", order=95,
+       side=("final_weights", "points", "kernel_data", "kernel_curve", "separation", "grid"),
        caption=f"The listings of {BOOK}, one panel each, drawn as the listings draw them "
                "(Fig. 31.4 and 31.8 are the book's printed figures; 31.5 and 31.9 are "
                "listings whose output the book does not print), the control of Fig. 31.8 "

@@ -11,6 +11,9 @@ rejects equality at 5 % after Holm's adjustment over every cell of every PA vari
 (:func:`olbench.analysis.stats.paired_cells`). A PA variant within :data:`SAME_PP` percentage points
 of the first in every cell is named under the figure rather than drawn again, and when the
 seeds are too few for any cell to reach 5 % (three seeds: p >= 0.25) the figure says so.
+
+The study's own figure: it lives with the study and is registered by importing this file,
+which the study's config names (``modules:``, :mod:`olbench.harness.studies`).
 """
 
 from __future__ import annotations
