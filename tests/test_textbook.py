@@ -4,7 +4,8 @@ panel per listing and the control from a small grid, with the curves and lines t
 would draw from the runs' final weights, readable (no text collides or leaves the figure); the
 separation counts of Fig. 31.8 and its control agree with the listing's AROW and PA
 transcribed in tests/naive/textbook.py. The figure is the study's own
-(experiments/textbook_sugiyama/textbook.py) and draws from the table and the runs' side tables alone."""
+(experiments/textbook_sugiyama/textbook.py) and draws from the table and the runs' side
+tables alone."""
 
 from __future__ import annotations
 
