@@ -19,9 +19,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from olbench import results as results_module
 from olbench.analysis.failures import ResultsNotWritten
 from olbench.api import overrides_for, run_experiment
+from olbench.harness import results as results_module
 from olbench.harness.tasks import single_cell, task_problems
 from olbench.harness.validate import seed_list
 
