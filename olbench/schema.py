@@ -173,9 +173,9 @@ def summary_stats(metric: str) -> tuple[str, ...]:
     return ("median", "q1", "q3") if metric in MEDIAN_METRICS else ("mean", "std")
 
 
-#: the columns of summary.csv (olbench.analysis.report.summary_table): one row per stream x learner
+#: the columns of summary.csv (olbench.analysis.summary.summary_table): one row per stream x learner
 #: x comparator, statistics over the ok runs (seeds) at each run's final checkpoint; <metric>
-#: stands for each metric of olbench.analysis.report.METRICS
+#: stands for each metric of olbench.analysis.summary.METRICS
 SUMMARY_COLUMNS = {
     STREAM: "the stream's full name without seed=",
     LEARNER: "the learner's full name without seed=",

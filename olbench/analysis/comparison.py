@@ -29,12 +29,13 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from olbench import schema as col
+from olbench.analysis.cells import NONE, summary_cells
 from olbench.analysis.figures.layout import finish_page, paged, panels
 from olbench.analysis.figures.libol import rate_limits
 from olbench.analysis.figures.registry import page_stems
 from olbench.analysis.figures.style import LABELS, LINESTYLES, learner_styles, styled, variant
 from olbench.analysis.index import read_summary, read_table, resolve
-from olbench.analysis.report import NONE, format_summary, short_names, summary_cells, summary_table
+from olbench.analysis.summary import format_summary, short_names, summary_table
 from olbench.analysis.views import (
     mean_band,
     median_band,

@@ -175,12 +175,13 @@ def read_table(folder: str | Path) -> pd.DataFrame:
 
 
 def read_summary(folder: str | Path) -> pd.DataFrame:
-    """The summary of a results folder (:func:`olbench.analysis.report.summary_table` of its table),
-    or its ``summary.csv`` where only the summary is kept (a committed canonical folder)."""
+    """The summary of a results folder (:func:`olbench.analysis.summary.summary_table` of its
+    table), or its ``summary.csv`` where only the summary is kept (a committed canonical
+    folder)."""
     folder = Path(folder)
     if (folder / SUMMARY_FILE).is_file() and not (folder / RESULTS_FILE).is_file():
         return pd.read_csv(folder / SUMMARY_FILE)
-    from olbench.analysis.report import summary_table
+    from olbench.analysis.summary import summary_table
 
     return summary_table(read_table(folder))
 

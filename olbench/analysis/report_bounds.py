@@ -25,6 +25,7 @@ import pandas as pd
 
 from olbench import schema as col
 from olbench.analysis.cells import NONE
+from olbench.analysis.markdown import markdown_table
 from olbench.analysis.views import (
     bound_flag,
     display_names,
@@ -186,8 +187,6 @@ def bound_lines(checks: pd.DataFrame, limit: int = TERMINAL_ROWS) -> list[str]:
 def bounds_section(checks: pd.DataFrame) -> list[str]:
     """report.md's "Bound checks": the counts, then :func:`bound_checks` as a table with the
     bound's formula and value at the final round."""
-    from olbench.analysis.report import markdown_table
-
     if checks.empty:
         return ["## Bound checks", "", "No bound applies to these learners.", ""]
     count = checks[col.STATUS].value_counts()

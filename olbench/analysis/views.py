@@ -1,6 +1,6 @@
 """Table views: pure functions from the results table to smaller tables, series and names,
-shared by the figures (:mod:`olbench.analysis.figures`) and the report
-(:mod:`olbench.analysis.report`).
+shared by the figures (:mod:`olbench.analysis.figures`) and the summary and report
+(:mod:`olbench.analysis.summary`, :mod:`olbench.analysis.report`).
 
 The data flows one way: results table -> views -> figures / report. Nothing here draws (no
 matplotlib) or recomputes a metric: views only select, group, label and average the columns
