@@ -137,9 +137,9 @@ def compare_figure(tables: dict[str, pd.DataFrame], metric: str) -> Figure | lis
     cps = {s: cp for s, cp in cps.items() if metric in cp and cp[metric].notna().any()}
     if not cps:
         return None
-    streams = ordered(pd.concat([cp.loc[cp[metric].notna(), "stream_label"]
+    streams = ordered(pd.concat([cp.loc[cp[metric].notna(), col.STREAM_LABEL]
                                  for cp in cps.values()]))
-    learners = ordered(pd.concat([cp["learner_label"] for cp in cps.values()]))
+    learners = ordered(pd.concat([cp[col.LEARNER_LABEL] for cp in cps.values()]))
     short = dict(zip(learners, short_names(pd.Series(learners))))
     styles = learner_styles(learners)
     sources = list(cps)
@@ -151,9 +151,9 @@ def compare_figure(tables: dict[str, pd.DataFrame], metric: str) -> Figure | lis
             bands = []
             for k, (source, cp) in enumerate(cps.items()):
                 band = (median_band if robust else mean_band)(
-                    cp[cp["stream_label"].eq(stream)], metric, ["learner_label"])
+                    cp[cp[col.STREAM_LABEL].eq(stream)], metric, [col.LEARNER_LABEL])
                 bands.append(band)
-                for learner, g in band.groupby("learner_label", sort=False):
+                for learner, g in band.groupby(col.LEARNER_LABEL, sort=False):
                     ax.plot(g[col.T], g["mean"], label=f"{short[learner]} [{source}]",
                             **{**variant(styles[learner], k),
                                "linestyle": LINESTYLES[k % len(LINESTYLES)]})

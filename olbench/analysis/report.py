@@ -62,7 +62,7 @@ def _grid_lines(table: pd.DataFrame) -> list[str]:
     comps = [c for c in sorted_unique(lab[col.COMPARATOR]) if c != NONE] or ["none"]
     seeds = sorted_unique(runs[col.SEED])
     lines = [f"- **Streams** ({len(streams)}): " + ", ".join(streams),
-             f"- **Learners** ({runs['learner'].nunique()}): "
+             f"- **Learners** ({runs[col.LEARNER].nunique()}): "
              + ", ".join(f"`{x}`" for x in sorted_unique(runs[col.LEARNER])),
              "- **Comparators**: " + ", ".join(f"`{c}`" if c != "none" else c for c in comps),
              f"- **Seeds** ({len(seeds)}): " + ", ".join(map(str, seeds)),

@@ -32,11 +32,11 @@ def selection_section(selection: pd.DataFrame, algorithms: Mapping[str, str]) ->
     if selection.empty:
         return lines + ["No learner searches a parameter.", ""]
     chosen = selection[selection["chosen"].astype(bool)]
-    rows = (chosen.groupby(["stream", "algorithm"], sort=False)
+    rows = (chosen.groupby([col.STREAM, "algorithm"], sort=False)
             .apply(lambda g: ", ".join(f"{p}={v:g} ({int(m)} mistakes)"
-                                       for p, v, m in zip(g["param"], g["value"], g["mistakes"])),
+                                       for p, v, m in zip(g["param"], g["value"], g[col.MISTAKES])),
                    include_groups=False).rename("chosen").reset_index())
-    rows["stream"] = short_names(rows["stream"])
+    rows[col.STREAM] = short_names(rows[col.STREAM])
     searched = set(rows["algorithm"])
     fixed = sorted({a for a in algorithms.values() if a not in searched})
     lines += [markdown_table(rows), "", "No parameter searched (LIBOL searches none for "
@@ -46,7 +46,7 @@ def selection_section(selection: pd.DataFrame, algorithms: Mapping[str, str]) ->
         lines += ["Candidates whose selection pass broke down numerically (the rule's "
                   "arithmetic left float64; never chosen): " + "; ".join(
                       f"{a} {p}={v:g} on {s} ({why})" for s, a, p, v, why in zip(
-                          short_names(broken["stream"]), broken["algorithm"], broken["param"],
+                          short_names(broken[col.STREAM]), broken["algorithm"], broken["param"],
                           broken["value"], broken["breakdown"])) + ".", ""]
     return lines
 

@@ -160,16 +160,17 @@ def reading_notes(table: pd.DataFrame) -> list[str]:
         notes.append(f"{shown}: its cumulative loss and regret scale with {param} (which "
                      f"rescales w without changing a prediction); its mistakes, mistake rate "
                      f"and mistake regret do not: compare it by those.")
-    runs = ok_rows(table).assign(stream_label=label(ok_rows(table), col.STREAM))
-    per_stream = runs.groupby("stream_label")[col.RUN_ID].nunique()
-    for row in comparator_skips(table).itertuples(index=False):
+    ok = ok_rows(table)
+    per_stream = ok.groupby(label(ok, col.STREAM))[col.RUN_ID].nunique()
+    for comparator, stream, reason, runs in comparator_skips(table)[
+            [col.COMPARATOR, col.STREAM_NAME, "reason", "runs"]].itertuples(index=False):
         retry = (" Running the same command again retries the fit and recomputes those runs "
                  "(run.solver_time_limit gives it more time)."
-                 if str(row.reason).startswith(col.TIMED_OUT) else "")
-        notes.append(f"Comparator {display_names([row.comparator])[row.comparator]} on "
-                     f"{display_names([row.stream_label])[row.stream_label]} gave no regret "
-                     f"({row.runs} of {per_stream.get(row.stream_label, row.runs)} runs): "
-                     f"{str(row.reason).rstrip('.')}.{retry}")
+                 if str(reason).startswith(col.TIMED_OUT) else "")
+        notes.append(f"Comparator {display_names([comparator])[comparator]} on "
+                     f"{display_names([stream])[stream]} gave no regret "
+                     f"({runs} of {per_stream.get(stream, runs)} runs): "
+                     f"{str(reason).rstrip('.')}.{retry}")
     return notes
 
 
