@@ -372,7 +372,7 @@ def _closing_lines(table, folder: Path, report: Path) -> int:
         violated = table[table[col.BOUND_HOLDS].astype("object") == False]  # noqa: E712
         if len(violated):
             status = 1
-            print(f"\nBOUND VIOLATED in {violated['run_id'].nunique()} run(s): a bound whose "
+            print(f"\nBOUND VIOLATED in {violated[col.RUN_ID].nunique()} run(s): a bound whose "
                   "assumptions hold was exceeded, which means a bug. See report.md.",
                   file=sys.stderr)
     print(f"\nresults: {folder / 'results.parquet'}\nreport:  {report}")

@@ -1,5 +1,6 @@
 """The results table's columns, named once: every module that writes or reads the table
-uses these names (never a string literal of its own), and :data:`COLUMNS` documents each.
+uses these names (never a string literal of its own: tests/test_schema_literals.py), and
+:data:`COLUMNS` documents each (:data:`VIEW_COLUMNS`, those the table views add).
 
 One long table, one row per (run, checkpoint t, bound). Identification columns are prefixed
 by concept: ``stream_<param>`` / ``learner_<param>`` (each hyper-parameter of the run's
@@ -63,6 +64,14 @@ BOUND_HOLDS = "bound_holds"
 SKIP_REASON = "skip_reason"
 TRIVIAL_BOUND = "trivial_bound"
 BOUND_VACUOUS = "bound_vacuous"
+
+# ----------------------------------------------------------------------- views
+# columns the table views add to the rows they return (olbench.analysis.views.per_checkpoint):
+# never stored, named here so that the views, the report and the figures spell them once
+STREAM_LABEL = "stream_label"
+LEARNER_LABEL = "learner_label"
+STREAM_NAME = "stream_name"
+LEARNER_NAME = "learner_name"
 
 #: the status of a run that finished; failures are ``"error: <type>: <message>"``
 OK = "ok"
@@ -135,6 +144,16 @@ COLUMNS = {
     STREAM_FINGERPRINT: "sha256 of the stream's bytes (same seed, same fingerprint)",
 }
 
+#: the columns the views add, with what they hold (not stored: :func:`is_documented` is about
+#: the stored table)
+VIEW_COLUMNS = {
+    STREAM_LABEL: "the stream's display name: short, and distinct from every other stream's "
+                  "in the same table (olbench.analysis.views.short_label)",
+    LEARNER_LABEL: "the learner's display name, as stream_label",
+    STREAM_NAME: "the stream's full name without seed= (the seeds are the replicates)",
+    LEARNER_NAME: "the learner's full name without seed=",
+}
+
 #: the first columns of a stored table, in this order (the rest follow alphabetically)
 LEADING_COLUMNS = [EXPERIMENT, RUN_ID, STATUS, SEED, STREAM, LEARNER, COMPARATOR, T, LOSS,
                    CUM_LOSS, AVG_LOSS, MISTAKES, MISTAKE_RATE, UPDATES, COMPARATOR_LOSS, REGRET,
@@ -170,9 +189,9 @@ def summary_stats(metric: str) -> tuple[str, ...]:
     return ("median", "q1", "q3") if metric in MEDIAN_METRICS else ("mean", "std")
 
 
-#: the columns of summary.csv (olbench.analysis.report.summary_table): one row per stream x learner
+#: the columns of summary.csv (olbench.analysis.summary.summary_table): one row per stream x learner
 #: x comparator, statistics over the ok runs (seeds) at each run's final checkpoint; <metric>
-#: stands for each metric of olbench.analysis.report.METRICS
+#: stands for each metric of olbench.analysis.summary.METRICS
 SUMMARY_COLUMNS = {
     STREAM: "the stream's full name without seed=",
     LEARNER: "the learner's full name without seed=",

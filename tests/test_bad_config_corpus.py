@@ -21,6 +21,7 @@ import pytest
 
 from olbench.analysis.failures import ResultsNotWritten
 from olbench.api import overrides_for, run_experiment
+from olbench.harness import checksums
 from olbench.harness import results as results_module
 from olbench.harness.tasks import single_cell, task_problems
 from olbench.harness.validate import seed_list
@@ -293,7 +294,7 @@ def test_a_full_disk_keeps_the_finished_runs_and_the_same_command_resumes(tmp_pa
     cell = dict(learner="pa", seeds=list(range(5)), quiet=True, n_jobs=1, figures=False,
                 **{"stream.n": 80})
     written = []
-    real = results_module.write_parquet_file
+    real = checksums.write_parquet_file
 
     def full_after_two(df, path):
         if Path(path).parent.name != "side":   # a run file, not its side file
@@ -302,14 +303,14 @@ def test_a_full_disk_keeps_the_finished_runs_and_the_same_command_resumes(tmp_pa
             written.append(path)
         real(df, path)
 
-    monkeypatch.setattr(results_module, "write_parquet_file", full_after_two)
+    monkeypatch.setattr(checksums, "write_parquet_file", full_after_two)
     with pytest.raises(ResultsNotWritten) as refused:
         run_experiment(output_dir=str(tmp_path / "a"), **cell)
     (folder,) = (tmp_path / "a" / "single").iterdir()
     assert str(refused.value).startswith(f"cannot write the results in {folder}: No space "
                                          f"left on device (")
     assert "; 2 of 5 runs are saved there" in str(refused.value)
-    monkeypatch.setattr(results_module, "write_parquet_file", real)
+    monkeypatch.setattr(checksums, "write_parquet_file", real)
     resumed = run_experiment(output_dir=str(tmp_path / "a"), **cell)
     clean = run_experiment(output_dir=str(tmp_path / "b"), **cell)
     assert resumed.status == 0 and resumed.folder == folder

@@ -13,11 +13,8 @@ LIMIT = 400
 
 #: file (relative to the repository root) -> the issue that splits it
 WAITING = {
-    "olbench/analysis/report.py": "issue 25",
     "olbench/cli.py": "issue 25",
-    "olbench/harness/results.py": "issue 25",
     "olbench/harness/tasks.py": "issue 25",
-    "olbench/rules/rows.py": "issue 25",
     "tests/test_figures.py": "issue 25",
     "tests/test_datasets.py": "issue 25",
     "tests/test_bad_task_memory_corpus.py": "issue 25",

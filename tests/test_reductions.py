@@ -1,4 +1,4 @@
-"""Blocked reductions (olbench/rules/rows.py) and the sparse front: sums are taken in eight
+"""Blocked reductions (olbench/rules/reductions.py) and the sparse front: sums are taken in eight
 partial sums combined in one documented order, so a result is fixed by the input alone; a
 CSR run passes its rows to the loop as views, never copies."""
 
@@ -13,7 +13,7 @@ import pytest
 import scipy.sparse as sp
 
 import olbench
-from olbench.rules import lanes, rows
+from olbench.rules import covariance, lanes, rows
 
 
 def blocked_reference(terms: np.ndarray) -> float:
@@ -134,14 +134,14 @@ def test_loops_of_rules_that_allocate_nothing_keep_no_reference_counts():
 
 # ----------------------------------------------------------------------------- full matrices
 def matvec_reference(M: np.ndarray, x: np.ndarray) -> list[float]:
-    """rows.symmetric_matvec's documented order on a dense x, in plain Python floats. The
+    """covariance.symmetric_matvec's documented order on a dense x, in plain Python floats. The
     whole square (d < TRIANGLE_FROM): out[j] = sum of x_i M[i, j] over i in order. The
     triangle: for each row i, x_i M[i, j] is added to out[j] for j < i, then out[i] is the
     blocked sum of M[i, k] x_k over k up to i + 1 rounded up to a multiple of eight."""
     d = x.size
     out = [0.0] * d
     for i in range(d):
-        if d < rows.TRIANGLE_FROM:
+        if d < covariance.TRIANGLE_FROM:
             for j in range(d):
                 out[j] += float(x[i]) * float(M[i, j])
             continue
@@ -159,7 +159,7 @@ def sparse_matvec_reference(M, idx, val) -> list[float]:
     out = [0.0] * d
     for i, a in zip(idx.tolist(), val.tolist()):
         for j in range(d):
-            kept = d < rows.TRIANGLE_FROM or j <= i
+            kept = d < covariance.TRIANGLE_FROM or j <= i
             out[j] += a * float(M[i, j] if kept else M[j, i])
     return out
 
@@ -167,7 +167,7 @@ def sparse_matvec_reference(M, idx, val) -> list[float]:
 @numba.njit
 def _matvec(M, idx, val):
     out = M[M.shape[1]]
-    rows.symmetric_matvec(M, idx, val, out)
+    covariance.symmetric_matvec(M, idx, val, out)
     return out.copy()
 
 
@@ -176,7 +176,7 @@ def _kept(d, rng):
     triangle with zeros above), magnitudes over 12 orders (any other order rounds
     differently), and the scratch row below it, whose old values must not leak."""
     B = rng.standard_normal((d, d)) * 10.0 ** rng.integers(-6, 6, (d, d))
-    M = B + B.T if d < rows.TRIANGLE_FROM else np.tril(B)
+    M = B + B.T if d < covariance.TRIANGLE_FROM else np.tril(B)
     return np.vstack([M, np.full(d, np.nan)])
 
 
@@ -201,7 +201,7 @@ def test_symmetric_matvec_reads_each_row_once_in_vector_instructions():
     """Dense rows of a contiguous triangle take lanes.lane_dot_axpy (the dot and the axpy in
     one vector pass); a strided triangle falls back to scalar code with the same numbers."""
     rng = np.random.default_rng(5)
-    d = rows.TRIANGLE_FROM + 5
+    d = covariance.TRIANGLE_FROM + 5
     M = _kept(d, rng)
     x = rng.standard_normal(d)
     expected = _matvec(M, None, x)
@@ -226,7 +226,7 @@ def test_full_matrices_as_a_triangle_equal_the_naive_twins(key, params, as_forma
     from conftest import make_data
 
     learner = olbench.make_learner(key, **params)
-    d = rows.TRIANGLE_FROM + 3
+    d = covariance.TRIANGLE_FROM + 3
     X, y = make_data(learner.task, 3, n=120, d=d)
     margins, updated, state = naive.TWINS[key](X, y, **params)
     trace = olbench.run(learner, as_format(X), y)

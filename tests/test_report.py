@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 from synthetic_table import COMPARATOR, LEARNERS, make_table
 
-from olbench import report
+from olbench.analysis import report
 
 
 @pytest.fixture(scope="module")

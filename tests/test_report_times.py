@@ -11,7 +11,8 @@ import pandas as pd
 import pytest
 from synthetic_table import make_table
 
-from olbench import report, schema
+from olbench import schema
+from olbench.analysis import report
 
 SEEDS = (0, 1, 2, 3, 4)
 NUMBER = r"[0-9]+\.?[0-9]*(?:e-?[0-9]+)?"

@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 from synthetic_table import LEARNERS, make_table
 
-from olbench import views
+from olbench.analysis import views
 
 
 @pytest.fixture(scope="module")

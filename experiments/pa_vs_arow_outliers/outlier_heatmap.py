@@ -61,17 +61,17 @@ def heatmap_cells(table: pd.DataFrame) -> tuple[pd.DataFrame, str, list[str]] | 
     factors. None when the table has no such grid."""
     fin = one_per_learner(final_rows(table))
     # the cells are found from the streams' and learners' parameters: their full names
-    fin = fin.assign(stream_label=fin["stream_name"], learner_label=fin["learner_name"])
+    fin = fin.assign(stream_label=fin[col.STREAM_NAME], learner_label=fin[col.LEARNER_NAME])
     metric = (col.CLEAN_MISTAKE_RATE if col.CLEAN_MISTAKE_RATE in fin
               and fin[col.CLEAN_MISTAKE_RATE].notna().any() else col.MISTAKE_RATE)
     if fin.empty or metric not in fin:
         return None
-    params = stream_factors(fin["stream_label"])
+    params = stream_factors(fin[col.STREAM_LABEL])
     if not set(CELL) <= set(params):
         return None
-    fin = fin[fin["stream_label"].isin(params.index[params[list(CELL)].notna().all(axis=1)])]
-    params = params.loc[ordered(fin["stream_label"])].dropna(axis=1, how="all")
-    arow, pas = _learners(fin["learner_label"])
+    fin = fin[fin[col.STREAM_LABEL].isin(params.index[params[list(CELL)].notna().all(axis=1)])]
+    params = params.loc[ordered(fin[col.STREAM_LABEL])].dropna(axis=1, how="all")
+    arow, pas = _learners(fin[col.LEARNER_LABEL])
     if arow is None or not pas:
         return None
     varying = [c for c in params if c not in CELL and c != col.SEED

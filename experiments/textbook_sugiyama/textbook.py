@@ -125,9 +125,9 @@ def separation_counts(table: pd.DataFrame, side) -> pd.DataFrame:
         tally[0] += bool(separated[run.run_id])
         tally[1] += 1
     rows = pd.DataFrame([(name, k, s, n) for (name, k), (s, n) in counts.items()],
-                        columns=["learner", "outliers", "separated", "runs"])
-    first_seen = {name: i for i, name in enumerate(dict.fromkeys(rows["learner"]))}
-    return (rows.assign(rank=rows["learner"].map(first_seen))
+                        columns=[col.LEARNER, "outliers", "separated", "runs"])
+    first_seen = {name: i for i, name in enumerate(dict.fromkeys(rows[col.LEARNER]))}
+    return (rows.assign(rank=rows[col.LEARNER].map(first_seen))
             .sort_values(["rank", "outliers"], ascending=[True, False], ignore_index=True)
             .drop(columns="rank"))
 
@@ -181,7 +181,7 @@ def _draw_counts(ax, counts: pd.DataFrame) -> None:
     for row, value, n_sep, n_runs in zip(rows, rate, counts["separated"], counts["runs"]):
         ax.text(value + 0.02, row, f"{n_sep} / {n_runs}", va="center", fontsize=8)
     ax.set_yticks(rows, [f"{name}, {f'{k} outliers' if k else 'no outliers'}"
-                         for name, k in zip(counts["learner"], counts["outliers"])],
+                         for name, k in zip(counts[col.LEARNER], counts["outliers"])],
                   fontsize=8)
     ax.invert_yaxis()
     ax.set_xlim(0, 1.3)

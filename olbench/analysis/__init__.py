@@ -1,7 +1,10 @@
 """The analysis wing: from the results table to what a reader sees.
 
-Table views (:mod:`~olbench.analysis.views`), the summary, Markdown and LaTeX report
-(:mod:`~olbench.analysis.report`, :mod:`~olbench.analysis.report_bounds`), statistics over
+Table views (:mod:`~olbench.analysis.views`), the summary (:mod:`~olbench.analysis.summary`),
+the Markdown report (:mod:`~olbench.analysis.report`, its sections
+:mod:`~olbench.analysis.report_sections` and :mod:`~olbench.analysis.report_bounds`, its
+tables :mod:`~olbench.analysis.markdown`) and the LaTeX tables
+(:mod:`~olbench.analysis.latex`), statistics over
 seeds (:mod:`~olbench.analysis.stats`), failed runs grouped
 (:mod:`~olbench.analysis.failures`), comparisons of results folders
 (:mod:`~olbench.analysis.comparison`), published numbers beside ours

@@ -29,12 +29,13 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from olbench import schema as col
+from olbench.analysis.cells import NONE, summary_cells
 from olbench.analysis.figures.layout import finish_page, paged, panels
 from olbench.analysis.figures.libol import rate_limits
 from olbench.analysis.figures.registry import page_stems
 from olbench.analysis.figures.style import LABELS, LINESTYLES, learner_styles, styled, variant
 from olbench.analysis.index import read_summary, read_table, resolve
-from olbench.analysis.report import NONE, format_summary, short_names, summary_cells, summary_table
+from olbench.analysis.summary import format_summary, short_names, summary_table
 from olbench.analysis.views import (
     mean_band,
     median_band,
@@ -136,9 +137,9 @@ def compare_figure(tables: dict[str, pd.DataFrame], metric: str) -> Figure | lis
     cps = {s: cp for s, cp in cps.items() if metric in cp and cp[metric].notna().any()}
     if not cps:
         return None
-    streams = ordered(pd.concat([cp.loc[cp[metric].notna(), "stream_label"]
+    streams = ordered(pd.concat([cp.loc[cp[metric].notna(), col.STREAM_LABEL]
                                  for cp in cps.values()]))
-    learners = ordered(pd.concat([cp["learner_label"] for cp in cps.values()]))
+    learners = ordered(pd.concat([cp[col.LEARNER_LABEL] for cp in cps.values()]))
     short = dict(zip(learners, short_names(pd.Series(learners))))
     styles = learner_styles(learners)
     sources = list(cps)
@@ -150,9 +151,9 @@ def compare_figure(tables: dict[str, pd.DataFrame], metric: str) -> Figure | lis
             bands = []
             for k, (source, cp) in enumerate(cps.items()):
                 band = (median_band if robust else mean_band)(
-                    cp[cp["stream_label"].eq(stream)], metric, ["learner_label"])
+                    cp[cp[col.STREAM_LABEL].eq(stream)], metric, [col.LEARNER_LABEL])
                 bands.append(band)
-                for learner, g in band.groupby("learner_label", sort=False):
+                for learner, g in band.groupby(col.LEARNER_LABEL, sort=False):
                     ax.plot(g[col.T], g["mean"], label=f"{short[learner]} [{source}]",
                             **{**variant(styles[learner], k),
                                "linestyle": LINESTYLES[k % len(LINESTYLES)]})

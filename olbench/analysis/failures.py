@@ -27,7 +27,7 @@ from olbench import schema as col
 from olbench.analysis.views import label
 
 #: columns of :func:`distinct_failures`
-FAILURE_COLUMNS = ["status", "runs", "first_run", "where"]
+FAILURE_COLUMNS = [col.STATUS, "runs", "first_run", "where"]
 
 
 def distinct_failures(table: pd.DataFrame) -> pd.DataFrame:

@@ -43,7 +43,7 @@ INDEX_FILE = "index.csv"
 LATEST_DIR = "latest"
 #: the committed folder of each study (olbench experiment=<name> run.name=canonical)
 CANONICAL = "canonical"
-COLUMNS = ["experiment", "name", "created", "updated", "grid", "streams", "learners",
+COLUMNS = [col.EXPERIMENT, "name", "created", "updated", "grid", "streams", "learners",
            "comparators", "runs", "ok", "failed", "command", "folder"]
 
 
@@ -101,7 +101,7 @@ def read_index(output_dir: str | Path = "results") -> pd.DataFrame:
     path = Path(output_dir) / INDEX_FILE
     if not path.exists():
         return pd.DataFrame(columns=COLUMNS)
-    return pd.read_csv(path, dtype={"name": str, "experiment": str}, keep_default_na=False)
+    return pd.read_csv(path, dtype={"name": str, col.EXPERIMENT: str}, keep_default_na=False)
 
 
 def _point_latest(output_dir: Path, experiment: str, folder: Path) -> None:
@@ -142,7 +142,7 @@ def record(folder: str | Path, *, experiment: str, table: pd.DataFrame, command:
         key = folder.relative_to(output_dir).as_posix()
         old = index[index["folder"].astype(str).eq(key)]
         created = old["created"].iloc[0] if len(old) else now
-        row = {"experiment": experiment, "name": folder.name, "created": created,
+        row = {col.EXPERIMENT: experiment, "name": folder.name, "created": created,
                "updated": now, **grid_summary(table), "command": command, "folder": key}
         rows = [r for r in index.to_dict("records") if str(r["folder"]) != key] + [row]
         path = output_dir / INDEX_FILE
@@ -175,12 +175,13 @@ def read_table(folder: str | Path) -> pd.DataFrame:
 
 
 def read_summary(folder: str | Path) -> pd.DataFrame:
-    """The summary of a results folder (:func:`olbench.analysis.report.summary_table` of its table),
-    or its ``summary.csv`` where only the summary is kept (a committed canonical folder)."""
+    """The summary of a results folder (:func:`olbench.analysis.summary.summary_table` of its
+    table), or its ``summary.csv`` where only the summary is kept (a committed canonical
+    folder)."""
     folder = Path(folder)
     if (folder / SUMMARY_FILE).is_file() and not (folder / RESULTS_FILE).is_file():
         return pd.read_csv(folder / SUMMARY_FILE)
-    from olbench.analysis.report import summary_table
+    from olbench.analysis.summary import summary_table
 
     return summary_table(read_table(folder))
 
@@ -200,7 +201,7 @@ def _pointed(pointer: Path) -> Path | None:
 def _newest_indexed(experiment: str, output_dir: Path) -> Path | None:
     """The most recently updated folder of ``experiment`` in the index that still exists."""
     rows = read_index(output_dir)
-    rows = rows[rows["experiment"].astype(str).eq(experiment)]
+    rows = rows[rows[col.EXPERIMENT].astype(str).eq(experiment)]
     for key in rows.sort_values("updated", kind="stable")["folder"].astype(str)[::-1]:
         if is_results_folder(output_dir / key):
             return (output_dir / key).resolve()

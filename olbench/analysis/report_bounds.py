@@ -25,6 +25,7 @@ import pandas as pd
 
 from olbench import schema as col
 from olbench.analysis.cells import NONE
+from olbench.analysis.markdown import markdown_table
 from olbench.analysis.views import (
     bound_flag,
     display_names,
@@ -111,10 +112,10 @@ def bound_checks(table: pd.DataFrame) -> pd.DataFrame:
     fin = _final(table)
     fin = fin.assign(bound=fin[col.BOUND].astype(float), observed=fin[col.OBSERVED].astype(float),
                      trivial=pd.to_numeric(fin["trivial"], errors="coerce"))
-    ends = (fin.assign(r=fin["observed"] / fin["bound"])
+    ends = (fin.assign(r=fin[col.OBSERVED] / fin[col.BOUND])
                .groupby(keys + [col.BOUND_NAME])
                .agg(vacuous=("vacuous", "sum"), ended=(col.RUN_ID, "size"),
-                    final_bound=("bound", "median"), final_observed=("observed", "median"),
+                    final_bound=(col.BOUND, "median"), final_observed=(col.OBSERVED, "median"),
                     final_ratio=("r", "median"), final_trivial=("trivial", "median")))
     out = []
     for key, g in rows.groupby(keys + [col.BOUND_NAME], sort=True):
@@ -131,7 +132,7 @@ def bound_checks(table: pd.DataFrame) -> pd.DataFrame:
                     failed[col.RUN_ID].nunique(), vacuous,
                     *(np.nan if end is None else end[c] for c in at_end),
                     np.nan if worst is None else worst["r"],
-                    NONE if worst is None else f"seed={worst['seed']}, t={int(worst['t'])}",
+                    NONE if worst is None else f"seed={worst[col.SEED]}, t={int(worst[col.T])}",
                     "; ".join(map(str, sorted_unique(g[col.SKIP_REASON]))) or NONE))
     df = natural_order(pd.DataFrame(out, columns=cols), keys + [col.BOUND_NAME])
     return (df.assign(_o=df[col.STATUS].map(STATUS_ORDER)).sort_values("_o", kind="stable")
@@ -148,9 +149,11 @@ def _value_text(row) -> str:
 
 
 def _status_text(row) -> str:
+    from olbench.bounds.core import AT_MOST_PER_ROUND  # as formula: the theory on demand
+
     if row[col.STATUS] == VACUOUS:
         trivial = row["final_trivial"]
-        if row[col.QUANTITY] in ("mistakes", "updates"):
+        if row[col.QUANTITY] in AT_MOST_PER_ROUND:   # a count: at most t after t rounds
             return (f"vacuous (the bound is >= {number(trivial)}, the most "
                     f"{row[col.QUANTITY]} can be in {number(trivial)} rounds)")
         return f"vacuous (the bound is >= {number(trivial)}, the most the regret can be)"
@@ -186,8 +189,6 @@ def bound_lines(checks: pd.DataFrame, limit: int = TERMINAL_ROWS) -> list[str]:
 def bounds_section(checks: pd.DataFrame) -> list[str]:
     """report.md's "Bound checks": the counts, then :func:`bound_checks` as a table with the
     bound's formula and value at the final round."""
-    from olbench.analysis.report import markdown_table
-
     if checks.empty:
         return ["## Bound checks", "", "No bound applies to these learners.", ""]
     count = checks[col.STATUS].value_counts()

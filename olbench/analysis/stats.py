@@ -120,17 +120,17 @@ def paired_cells(final: pd.DataFrame, metric: str, learner_a: str, learner_b: st
     are learner labels (names without the seed). Streams that differ only in parameters outside
     ``factors`` (other than the seed) would be merged into one cell: refused.
     """
-    rows = final[final["learner_label"].isin([learner_a, learner_b])].dropna(subset=[metric])
-    params = stream_factors(rows["stream_label"])
+    rows = final[final[col.LEARNER_LABEL].isin([learner_a, learner_b])].dropna(subset=[metric])
+    params = stream_factors(rows[col.STREAM_LABEL])
     missing = [f for f in factors if f not in params]
     if missing:
         raise ValueError(f"paired_cells: factors {missing} are not stream parameters; the "
                          f"streams have {sorted(params)}")
-    rows = rows.join(params[list(factors)], on="stream_label")
-    if (rows.groupby(list(factors))["stream_label"].nunique() > 1).any():
+    rows = rows.join(params[list(factors)], on=col.STREAM_LABEL)
+    if (rows.groupby(list(factors))[col.STREAM_LABEL].nunique() > 1).any():
         raise ValueError(f"paired_cells: streams differ in parameters outside {list(factors)}"
                          "; add them to the factors")
-    wide = rows.pivot_table(index=[*factors, col.SEED], columns="learner_label", values=metric)
+    wide = rows.pivot_table(index=[*factors, col.SEED], columns=col.LEARNER_LABEL, values=metric)
     out = []
     for cell, sub in wide.groupby(level=list(range(len(factors)))):
         a = sub.get(learner_a, pd.Series(dtype=float)).dropna()
@@ -172,18 +172,18 @@ def gap_change(final: pd.DataFrame, metric: str, learner_a: str, learner_b: str,
     >>> [round(float(row[c]), 9) for c in ("gap_base", "gap_other", "change", "k")]
     [-0.3, -0.1, 0.2, 6.0]
     """
-    rows = final[final["learner_label"].isin([learner_a, learner_b])].dropna(subset=[metric])
+    rows = final[final[col.LEARNER_LABEL].isin([learner_a, learner_b])].dropna(subset=[metric])
     names = [*factors, factor]
-    params = stream_factors(rows["stream_label"])
+    params = stream_factors(rows[col.STREAM_LABEL])
     missing = [f for f in names if f not in params]
     if missing:
         raise ValueError(f"gap_change: {missing} are not stream parameters; the streams have "
                          f"{sorted(params)}")
-    rows = rows.join(params[names], on="stream_label")
-    if (rows.groupby(names)["stream_label"].nunique() > 1).any():
+    rows = rows.join(params[names], on=col.STREAM_LABEL)
+    if (rows.groupby(names)[col.STREAM_LABEL].nunique() > 1).any():
         raise ValueError(f"gap_change: streams differ in parameters outside {names}; add them "
                          "to the factors")
-    wide = rows.pivot_table(index=[*names, col.SEED], columns="learner_label", values=metric)
+    wide = rows.pivot_table(index=[*names, col.SEED], columns=col.LEARNER_LABEL, values=metric)
     gaps = (wide[learner_a] - wide[learner_b]).dropna().unstack(factor)
     out = []
     for cell, sub in gaps.groupby(level=list(range(len(factors)))):

@@ -1,6 +1,6 @@
 """Table views: pure functions from the results table to smaller tables, series and names,
-shared by the figures (:mod:`olbench.analysis.figures`) and the report
-(:mod:`olbench.analysis.report`).
+shared by the figures (:mod:`olbench.analysis.figures`) and the summary and report
+(:mod:`olbench.analysis.summary`, :mod:`olbench.analysis.report`).
 
 The data flows one way: results table -> views -> figures / report. Nothing here draws (no
 matplotlib) or recomputes a metric: views only select, group, label and average the columns
@@ -118,10 +118,11 @@ def per_checkpoint(table: pd.DataFrame) -> pd.DataFrame:
     ok = ok_rows(table).drop_duplicates(keys)
     bound_cols = [c for c in col.BOUND_COLUMNS if c != col.T]
     return (ok.drop(columns=[c for c in bound_cols if c in ok])
-              .assign(stream_label=short_label(ok, col.STREAM, table),
-                      learner_label=short_label(ok, col.LEARNER, table),
-                      stream_name=label(ok, col.STREAM), learner_name=label(ok, col.LEARNER))
-              .sort_values(["stream_label", "learner_label", col.SEED, col.T])
+              .assign(**{col.STREAM_LABEL: short_label(ok, col.STREAM, table),
+                         col.LEARNER_LABEL: short_label(ok, col.LEARNER, table),
+                         col.STREAM_NAME: label(ok, col.STREAM),
+                         col.LEARNER_NAME: label(ok, col.LEARNER)})
+              .sort_values([col.STREAM_LABEL, col.LEARNER_LABEL, col.SEED, col.T])
               .reset_index(drop=True))
 
 
@@ -134,7 +135,7 @@ def final_rows(table: pd.DataFrame) -> pd.DataFrame:
 def one_per_learner(cp: pd.DataFrame) -> pd.DataFrame:
     """For comparator-free metrics (mistakes, updates, time) of :func:`per_checkpoint` rows:
     runs that differ only by comparator count once."""
-    return cp.drop_duplicates(["stream_label", "learner_label", col.SEED, col.T])
+    return cp.drop_duplicates([col.STREAM_LABEL, col.LEARNER_LABEL, col.SEED, col.T])
 
 
 def windowed_rate(cp: pd.DataFrame, value: str = col.MISTAKES) -> pd.DataFrame:
@@ -202,8 +203,8 @@ def sweep_rows(fin: pd.DataFrame, concept: str, param: str) -> pd.DataFrame:
     rows = fin[value.notna() & value.map(_number)].assign(value=value.astype(float))
     swept = rows[f"{concept}_name"].map(lambda n: drop_param(n, param))
     if concept == col.STREAM:
-        return rows.assign(series=rows["learner_name"], panel=swept)
-    return rows.assign(series=swept, panel=rows["stream_name"])
+        return rows.assign(series=rows[col.LEARNER_NAME], panel=swept)
+    return rows.assign(series=swept, panel=rows[col.STREAM_NAME])
 
 
 # --------------------------------------------------------------------------- statistics
@@ -286,7 +287,8 @@ def final_bound_checks(table: pd.DataFrame) -> pd.DataFrame:
     rows = ok[last & ok[col.BOUND_NAME].notna() & ok[col.BOUND].notna() & ok[col.OBSERVED].notna()]
     rows = rows.drop_duplicates([col.RUN_ID, col.BOUND_NAME])  # repeated once per comparator
     return rows.assign(violated=rows[col.BOUND_HOLDS].map(bound_flag).eq(False),
-                       learner_label=short_label(rows, col.LEARNER, table)).reset_index(drop=True)
+                       **{col.LEARNER_LABEL: short_label(rows, col.LEARNER, table)}
+                       ).reset_index(drop=True)
 
 
 def bound_curves(table: pd.DataFrame, quantity: str) -> pd.DataFrame:
@@ -302,13 +304,13 @@ def bound_curves(table: pd.DataFrame, quantity: str) -> pd.DataFrame:
     """
     ok = ok_rows(table)
     if col.BOUND_NAME not in ok or col.QUANTITY not in ok:
-        return pd.DataFrame(columns=["stream_label", "learner_label", col.BOUND_NAME, col.T,
+        return pd.DataFrame(columns=[col.STREAM_LABEL, col.LEARNER_LABEL, col.BOUND_NAME, col.T,
                                      col.BOUND])
     rows = ok[ok[col.QUANTITY].eq(quantity) & ok[col.BOUND].notna()]
     rows = rows.drop_duplicates([col.RUN_ID, col.T, col.BOUND_NAME])
-    rows = rows.assign(stream_label=short_label(rows, col.STREAM, table),
-                       learner_label=short_label(rows, col.LEARNER, table))
-    keys = ["stream_label", "learner_label", col.BOUND_NAME, col.T]
+    rows = rows.assign(**{col.STREAM_LABEL: short_label(rows, col.STREAM, table),
+                          col.LEARNER_LABEL: short_label(rows, col.LEARNER, table)})
+    keys = [col.STREAM_LABEL, col.LEARNER_LABEL, col.BOUND_NAME, col.T]
     return rows.groupby(keys)[col.BOUND].mean().reset_index()
 
 
@@ -323,8 +325,9 @@ def novikoff_bounds(table: pd.DataFrame) -> pd.Series:
 
 # --------------------------------------------------------------------------- what numbers mean
 def comparator_skips(table: pd.DataFrame) -> pd.DataFrame:
-    """Comparators that gave no regret, and why: one row per (stream label, comparator,
-    reason) with the number of ok runs it concerns. Empty when every comparator was used.
+    """Comparators that gave no regret, and why: one row per (stream name without ``seed=``,
+    comparator, reason) with the number of ok runs it concerns. Empty when every comparator
+    was used.
 
     >>> t = pd.DataFrame({"run_id": ["a", "a", "b"], "t": [1, 1, 1], "status": "ok",
     ...     "stream": "S[seed=1]", "learner": "L", "comparator": ["B", "M", "B"],
@@ -332,17 +335,18 @@ def comparator_skips(table: pd.DataFrame) -> pd.DataFrame:
     >>> comparator_skips(t).values.tolist()
     [['S', 'M', 'not separable', 1]]
     """
-    columns = ["stream_label", col.COMPARATOR, "reason", "runs"]
+    columns = [col.STREAM_NAME, col.COMPARATOR, "reason", "runs"]
     if col.COMPARATOR_SKIP not in table:
         return pd.DataFrame(columns=columns)
     rows = ok_rows(table)
     rows = rows[rows[col.COMPARATOR_SKIP].notna()]
     if rows.empty:
         return pd.DataFrame(columns=columns)
-    out = (rows.assign(stream_label=label(rows, col.STREAM), reason=rows[col.COMPARATOR_SKIP])
-               .groupby(["stream_label", col.COMPARATOR, "reason"])[col.RUN_ID].nunique()
+    out = (rows.assign(**{col.STREAM_NAME: label(rows, col.STREAM)},
+                       reason=rows[col.COMPARATOR_SKIP])
+               .groupby([col.STREAM_NAME, col.COMPARATOR, "reason"])[col.RUN_ID].nunique()
                .rename("runs").reset_index())
-    return natural_order(out, ["stream_label", col.COMPARATOR])[columns]
+    return natural_order(out, [col.STREAM_NAME, col.COMPARATOR])[columns]
 
 
 def scale_dependent(table: pd.DataFrame) -> dict[str, str]:
@@ -386,7 +390,7 @@ def error_rates(table: pd.DataFrame) -> pd.DataFrame:
     """
     cp = one_per_learner(per_checkpoint(table))
     present = [c for c in ERROR_RATES if c in cp]
-    long = cp.melt(id_vars=["stream_label", "learner_label", col.SEED, col.T],
+    long = cp.melt(id_vars=[col.STREAM_LABEL, col.LEARNER_LABEL, col.SEED, col.T],
                    value_vars=present, var_name="against", value_name="rate")
     long = long[long["rate"].notna()].assign(against=lambda d: d["against"].map(ERROR_RATES))
     return long.reset_index(drop=True)

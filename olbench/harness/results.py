@@ -1,4 +1,5 @@
-"""The results table: schema, atomic per-run files, and the merged parquet.
+"""The results table's run files: a store of each run's rows (:class:`RunStore`), saved as
+runs finish (:class:`RunBatch`), and the merged parquet (:func:`read_results`).
 
 One long table, one row per (run, checkpoint t, bound), whose columns are named and
 documented in :mod:`olbench.schema`. Readable with plain ``pandas.read_parquet``.
@@ -11,12 +12,10 @@ interrupted grid keeps every run that finished), and the merged ``results.parque
 file (``runs/side/``: its runs' declared outputs, merged into ``side/``:
 :mod:`olbench.harness.side`), written before it and verified with it.
 
-Every parquet file is written with the sha256 of its bytes in a sidecar (``<name>.sha256``)
-and verified when read: a run file that fails (a flipped byte, a truncated copy, an edit) is
-named and recomputed, never trusted. A sidecar rather than the parquet's key-value metadata,
-because a checksum inside the file cannot cover the file's own bytes (footer, schema and
-pandas metadata included), and checking a sidecar needs no parquet parsing, so a corrupt file
-cannot crash the check. ``runs/.locks/`` holds one lock per run (:class:`RunLocks`).
+Every parquet file is written with the sha256 of its bytes in a sidecar and verified when
+read (:mod:`olbench.harness.checksums`): a run file that fails is named and recomputed, never
+trusted. ``runs/.locks/`` holds one lock per run (:class:`~olbench.harness.locks.RunLocks`,
+importable from here with the checksum functions, as the grid and tests use them).
 
 >>> import pandas as pd, tempfile, pathlib
 >>> store = RunStore(pathlib.Path(tempfile.mkdtemp()))
@@ -28,11 +27,9 @@ cannot crash the check. ``runs/.locks/`` holds one lock per run (:class:`RunLock
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import functools
 import hashlib
 import os
-import tempfile
 import threading
 import time
 from importlib import metadata
@@ -40,12 +37,25 @@ from pathlib import Path
 
 import pandas as pd
 
+from olbench.harness.checksums import (
+    CorruptResultError,
+    checksum_path,
+    read_verified,
+    verify,
+    write_parquet_atomic,
+)
+from olbench.harness.locks import RunLocks
 from olbench.harness.outputs import detach
 from olbench.schema import COMPARATOR_SKIP, LEADING_COLUMNS, OK, RUN_ID, STATUS, TIMED_OUT
 
+#: what the grid, the analysis and the tests import from here (the run locks and the
+#: checksummed files have modules of their own)
+__all__ = ["BATCH_SECONDS", "RESULTS_FILE", "SUMMARY_FILE", "CorruptResultError", "RunBatch",
+           "RunLocks", "RunStore", "checksum_path", "order_columns", "read_results",
+           "read_verified", "verify", "versions", "write_parquet_atomic"]
+
 RESULTS_FILE = "results.parquet"
 SUMMARY_FILE = "summary.csv"
-
 
 
 @functools.cache
@@ -64,87 +74,6 @@ def versions() -> dict[str, str]:
 def order_columns(df: pd.DataFrame) -> pd.DataFrame:
     lead = [c for c in LEADING_COLUMNS if c in df.columns]
     return df[lead + sorted(c for c in df.columns if c not in lead)]
-
-
-def _sha256(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
-
-
-def checksum_path(path: Path) -> Path:
-    """The sidecar holding the sha256 of ``path``'s bytes (``x.parquet`` -> ``x.sha256``)."""
-    return path.with_suffix(".sha256")
-
-
-def _write_tmp(path: Path, write) -> str:
-    """``write(tmp)`` a temporary file next to ``path`` (removed on failure); its name."""
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    os.close(fd)
-    try:
-        write(tmp)
-    except BaseException:
-        os.unlink(tmp)
-        raise
-    return tmp
-
-
-def write_parquet_file(df: pd.DataFrame, path: str) -> None:
-    """The one call that writes a parquet file's bytes (run batches, results.parquet), so a
-    test can make it fail as a full disk does."""
-    df.to_parquet(path, index=False)
-
-
-def write_parquet_atomic(df: pd.DataFrame, path: Path) -> None:
-    """Write so that a reader (or a crash) never sees a half-written file, with the sha256 of
-    its bytes in a sidecar (:func:`checksum_path`) renamed into place just before the file
-    itself: a crash in between leaves a file that fails verification (and is recomputed),
-    never one that passes it with other bytes."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = _write_tmp(path, lambda t: write_parquet_file(df, t))
-    try:
-        digest = _sha256(Path(tmp))
-        side = checksum_path(path)
-        os.replace(_write_tmp(side, lambda t: Path(t).write_text(digest + "\n")), side)
-        os.replace(tmp, path)
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-
-
-def verify(path: Path) -> str | None:
-    """Why the file at ``path`` cannot be trusted (None if its bytes match its checksum)."""
-    side = checksum_path(path)
-    if not side.exists():
-        return "no checksum file (written by an older olbench, or interrupted while written)"
-    try:
-        expected = side.read_text().strip()
-        actual = _sha256(path)
-    except OSError as error:
-        return f"unreadable ({error})"
-    if actual != expected:
-        return "its bytes no longer match the checksum written with it (the file was corrupted)"
-    return None
-
-
-def read_verified(path: Path, columns: list[str] | None = None,
-                  optional: tuple[str, ...] = ()) -> pd.DataFrame:
-    """A parquet file whose checksum matches; ``CorruptResultError`` naming it otherwise.
-    ``columns``: those to read; ``optional``: more, read where the file has them."""
-    problem = verify(path)
-    if problem is None:
-        try:
-            if optional:
-                import pyarrow.parquet as pq
-
-                names = set(pq.read_schema(path).names)
-                columns = [*columns, *(c for c in optional if c in names)]
-            return pd.read_parquet(path, columns=columns)
-        except Exception as error:  # any reader error means "cannot trust it"
-            problem = f"unreadable ({type(error).__name__}: {error})"
-    raise CorruptResultError(f"{path}: {problem}")
-
-
-class CorruptResultError(ValueError):
-    """A results file that fails verification; the message names the file and why."""
 
 
 def _guarded(method):
@@ -446,44 +375,6 @@ class RunBatch:
     def __exit__(self, *exc) -> None:
         self.flush()
 
-
-class RunLocks:
-    """One advisory lock per run (``runs/.locks/<run_id>.lock``, ``flock``), held by the
-    process computing the run until its result is saved, so that two ``olbench`` processes
-    on one results folder share the work instead of both computing it. The operating system
-    releases the locks of a process that dies, however it dies."""
-
-    def __init__(self, store: RunStore):
-        self.folder = store.runs / ".locks"
-        self._held: dict[str, int] = {}
-
-    def _open(self, run_id: str) -> int:
-        path = os.path.join(self.folder, f"{run_id}.lock")
-        try:
-            return os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
-        except FileNotFoundError:  # the first lock of the folder
-            self.folder.mkdir(parents=True, exist_ok=True)
-            return os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
-
-    def acquire(self, run_id: str, wait: bool = False) -> bool:
-        """Take the run's lock (waiting for it if ``wait``); False if another process has it."""
-        fd = self._open(run_id)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
-        except BlockingIOError:
-            os.close(fd)
-            return False
-        self._held[run_id] = fd
-        return True
-
-    def release(self, run_id: str) -> None:
-        fd = self._held.pop(run_id, None)
-        if fd is not None:
-            os.close(fd)  # closing the descriptor drops its flock
-
-    def release_all(self) -> None:
-        for run_id in list(self._held):
-            self.release(run_id)
 
 
 def read_results(folder: str | Path) -> pd.DataFrame:

@@ -41,8 +41,8 @@ from olbench.learners.initial import (  # noqa: F401  (initial_weights: imported
 )
 from olbench.losses import DEFAULT_LOSS
 from olbench.resources import Footprint, features
+from olbench.rules.covariance import TRIANGLE_FROM
 from olbench.rules.loop import Rule
-from olbench.rules.rows import TRIANGLE_FROM
 
 
 class State(NamedTuple):

@@ -21,15 +21,9 @@ form's ``predict`` takes in the same pass as mu.x.
 from collections import namedtuple
 
 from olbench._jit import inline
+from olbench.rules.covariance import diag_step, full_sigma_x, full_step, positive_form
 from olbench.rules.loop import make_rule
-from olbench.rules.rows import (
-    diag_step,
-    dot_and_diag_quad,
-    full_sigma_x,
-    full_step,
-    linear_predict,
-    positive_form,
-)
+from olbench.rules.rows import dot_and_diag_quad, linear_predict
 
 Params = namedtuple("Params", ["r"])
 

@@ -31,16 +31,9 @@ import math
 from collections import namedtuple
 
 from olbench._jit import inline
+from olbench.rules.covariance import diag_axpy, diag_project, full_sigma_x, full_step, positive_form
 from olbench.rules.loop import make_rule
-from olbench.rules.rows import (
-    diag_axpy,
-    diag_project,
-    diag_quad,
-    full_sigma_x,
-    full_step,
-    linear_predict,
-    positive_form,
-)
+from olbench.rules.rows import diag_quad, linear_predict
 
 #: phi = Phi^-1(eta); C: SCW's cap (inf for CW); variance: ICML 2008 form; soft2: SCW-II
 Params = namedtuple("Params", ["phi", "C", "variance", "soft2", "libol"])
@@ -49,7 +42,7 @@ Params = namedtuple("Params", ["phi", "C", "variance", "soft2", "libol"])
 @inline
 def violated(params, m, v):
     """The confidence constraint fails: m < phi v (variance form) or m < phi sqrt(v). Written
-    as "not satisfied" so that a NaN v (rows.positive_form) takes the step and reaches the
+    as "not satisfied" so that a NaN v (covariance.positive_form) takes the step and reaches the
     output, instead of passing for a satisfied constraint."""
     if params.variance:
         return not params.phi * v - m <= 0.0

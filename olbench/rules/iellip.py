@@ -13,14 +13,9 @@ and c_{t+1} = b c_t on every round, from c_1 = c. ``s[0]`` holds c_t; ``A`` as i
 from collections import namedtuple
 
 from olbench._jit import inline
+from olbench.rules.covariance import full_sigma_x, full_step, kept_columns
 from olbench.rules.loop import make_rule
-from olbench.rules.rows import (
-    full_sigma_x,
-    full_step,
-    is_mistake,
-    kept_columns,
-    linear_predict,
-)
+from olbench.rules.rows import is_mistake, linear_predict
 
 Params = namedtuple("Params", ["b", "libol_tie"])
 
@@ -32,7 +27,7 @@ def update(params, idx, val, y, margin, w, A, s):
     if not is_mistake(y, margin, params.libol_tie):
         return False
     sigma_x, v = full_sigma_x(A, idx, val)
-    if not v <= 0.0:             # a zero row takes no step; a NaN v (rows.positive_form) does
+    if not v <= 0.0:             # a zero row takes no step; a NaN v (covariance.positive_form) does
         full_step(w, A, sigma_x, (1.0 - y * margin) * y / v, c / v)
         d = w.shape[0]
         scale = 1.0 - c

@@ -1,6 +1,6 @@
 """The eight partial sums of a dense blocked reduction, written as vector instructions.
 
-:func:`rows._blocked_sum` defines the order of every sum over a row: partial sum i takes
+:func:`reductions._blocked_sum` defines the order of every sum over a row: partial sum i takes
 terms i, i + 8, i + 16, ... of the full blocks of eight, the eight are combined pairwise,
 then the remainder is added. Written as eight scalar accumulators, that order leaves it to
 LLVM's SLP vectoriser whether the eight additions of a block become vector additions, and its
@@ -124,7 +124,7 @@ def lane_sum(typingctx, a, val, b):
 def lane_dot_axpy(typingctx, a, val, out, scale):
     """:func:`lane_sum` of a[k] * val[k], and in the same pass out[k] += scale * a[k] for the
     same k (the full blocks of eight of ``val``): one read of ``a`` for a dot and an axpy,
-    as a symmetric mat-vec on one triangle needs of each row (rows.symmetric_matvec)."""
+    as a symmetric mat-vec on one triangle needs of each row (covariance.symmetric_matvec)."""
     if not (packable(a, val, out) and isinstance(scale, types.Float)):
         return None
 
@@ -142,7 +142,8 @@ def lane_dot_axpy(typingctx, a, val, out, scale):
 @intrinsic
 def lane_dot_and_quad(typingctx, a, val, b):
     """(:func:`lane_sum` (a, val, None), :func:`lane_sum` (b, val, val)) in one pass over
-    ``val``: w.x and x'Dx of a row, as AROW's diagonal form needs both (rows.dot_and_diag_quad)."""
+    ``val``: w.x and x'Dx of a row, as AROW's diagonal form needs both
+    (reductions.dot_and_diag_quad)."""
     if not (packable(a, val, b) and not isinstance(b, types.NoneType)):
         return None
 

@@ -23,8 +23,9 @@ where its update (always run next, on the same row) finds it.
 from collections import namedtuple
 
 from olbench._jit import inline
+from olbench.rules.covariance import full_sigma_x, full_step
 from olbench.rules.loop import make_rule
-from olbench.rules.rows import axpy, dot, full_sigma_x, full_step, linear_predict
+from olbench.rules.rows import axpy, dot, linear_predict
 
 Params = namedtuple("Params", ["b"])
 
@@ -43,7 +44,7 @@ def update(params, idx, val, y, margin, w, A, s):
     sigma_x = A[w.shape[0]]      # Sigma x, left there by predict
     chi = dot(sigma_x, idx, val)
     bchi = params.b * chi
-    if not bchi <= 1.0:          # NaN chi (rows.positive_form) steps, and reaches the output
+    if not bchi <= 1.0:          # NaN chi (covariance.positive_form) steps, and reaches the output
         beta = (bchi - 1.0) / (bchi * chi)
         full_step(w, A, sigma_x, y / bchi - dot(w, idx, val) * beta, beta)
     else:

@@ -15,17 +15,16 @@ per coordinate, S_r <- S_r / (1 + C S_r x_r^2)^2. ``A`` as in :mod:`olbench.rule
 from collections import namedtuple
 
 from olbench._jit import inline
-from olbench.rules.loop import make_rule
-from olbench.rules.rows import (
+from olbench.rules.covariance import (
     diag_axpy,
     diag_downdate,
     diag_project,
-    diag_quad,
     full_sigma_x,
     full_step,
-    linear_predict,
     positive_form,
 )
+from olbench.rules.loop import make_rule
+from olbench.rules.rows import diag_quad, linear_predict
 
 Params = namedtuple("Params", ["C"])
 

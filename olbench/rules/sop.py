@@ -19,15 +19,9 @@ right after ``predict`` on the same row, reuses it (one d x d product per round,
 from collections import namedtuple
 
 from olbench._jit import inline
+from olbench.rules.covariance import positive_form, rank_one_downdate, symmetric_matvec
 from olbench.rules.loop import make_rule
-from olbench.rules.rows import (
-    axpy,
-    dot,
-    is_mistake,
-    positive_form,
-    rank_one_downdate,
-    symmetric_matvec,
-)
+from olbench.rules.rows import axpy, dot, is_mistake
 
 Params = namedtuple("Params", ["every_round", "libol_tie"])
 

@@ -53,7 +53,7 @@ def bound_scatter_figure(table: pd.DataFrame) -> Figure | None:
                    label="violation (observed > bound)")
         if viol.sum() <= 6:
             for xi, yi, (_, r) in zip(x[viol], y[viol], checks[viol].iterrows()):
-                ax.annotate(f"{r['learner_label']} {r['bound_name']} seed={r['seed']}",
+                ax.annotate(f"{r[col.LEARNER_LABEL]} {r[col.BOUND_NAME]} seed={r[col.SEED]}",
                             (xi, yi), fontsize=7, color=VIOLATION, xytext=(4, 4),
                             textcoords="offset points")
     if floor.any():

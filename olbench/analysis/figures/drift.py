@@ -52,19 +52,19 @@ def windowed_mistake_rate_figure(table: pd.DataFrame, side) -> Figure | list | N
     if col.MISTAKES not in cp or cp[col.MISTAKES].notna().sum() == 0:
         return None
     switches = drifting_streams(table, side)
-    cp = one_per_learner(cp[cp["stream_name"].isin(list(switches))])
+    cp = one_per_learner(cp[cp[col.STREAM_NAME].isin(list(switches))])
     if cp.empty:
         return None
     rates = windowed_rate(cp.dropna(subset=[col.MISTAKES]))
     styles = learner_styles(table)
-    streams = [s for s in switches if s in set(rates["stream_name"])]
+    streams = [s for s in switches if s in set(rates[col.STREAM_NAME])]
     seeds = cp[col.SEED].nunique()
 
     def page(chosen: list[str]) -> Figure:
         fig, axes = panels(len(chosen), ncols=2, size=(6.0, 3.6))
         for ax, stream in zip(axes, chosen):
-            _draw_windows(ax, rates[rates["stream_name"].eq(stream)], styles, switches[stream])
-        labels = [rates.loc[rates["stream_name"].eq(s), "stream_label"].iloc[0] for s in chosen]
+            _draw_windows(ax, rates[rates[col.STREAM_NAME].eq(stream)], styles, switches[stream])
+        labels = [rates.loc[rates[col.STREAM_NAME].eq(s), col.STREAM_LABEL].iloc[0] for s in chosen]
         return finish_page(fig, axes, labels, "Windowed mistake rate on drifting streams (mean "
                            f"over {seeds_text(seeds)})", note=BAND, ncols=2)
 
@@ -73,8 +73,8 @@ def windowed_mistake_rate_figure(table: pd.DataFrame, side) -> Figure | list | N
 
 def _draw_windows(ax, sub: pd.DataFrame, styles: dict, switches: list[int]) -> None:
     """One panel of :func:`windowed_mistake_rate_figure`: ``sub``, one stream's windows."""
-    band = mean_band(sub, "rate", ["learner_label"])
-    for learner, g in groups(band, "learner_label"):
+    band = mean_band(sub, "rate", [col.LEARNER_LABEL])
+    for learner, g in groups(band, col.LEARNER_LABEL):
         # a window's rate holds over (t_{k-1}, t_k]: a step drawn up to t_k, from t = 0
         t = np.concatenate([[0.0], g[col.T].to_numpy(float)])
         mean, lo, hi = (np.concatenate([g[c].to_numpy(float)[:1], g[c].to_numpy(float)])

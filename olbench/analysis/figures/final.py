@@ -40,17 +40,17 @@ def final_boxplot_figure(table: pd.DataFrame, *,
         fin = one_per_learner(fin)
     fin = fin.dropna(subset=[metric])
     styles = learner_styles(table)
-    streams = ordered(fin["stream_label"])
-    learners = ordered(fin["learner_label"])
+    streams = ordered(fin[col.STREAM_LABEL])
+    learners = ordered(fin[col.LEARNER_LABEL])
     # a row per learner, as tall as the page allows for them all (tick labels stay apart)
     size = (7.5, max(0.2, min(0.45, (PAGE[1] - 2.5) / len(learners))) * len(learners) + 1.4)
     seeds = fin[col.SEED].nunique()
-    few = fin.groupby(["stream_label", "learner_label"]).size().max() < FEW_SEEDS
+    few = fin.groupby([col.STREAM_LABEL, col.LEARNER_LABEL]).size().max() < FEW_SEEDS
 
     def page(chosen: list[str]) -> Figure:
         fig, axes = panels(len(chosen), ncols=1, size=size)
         for ax, stream in zip(axes, chosen):
-            _draw_final(ax, fin[fin["stream_label"].eq(stream)], metric, learners, styles, few)
+            _draw_final(ax, fin[fin[col.STREAM_LABEL].eq(stream)], metric, learners, styles, few)
         how = "mean ± 95% CI" if few else "box plots"
         shared = title_panels(fig, axes, chosen, 1)
         fig.suptitle(with_shared(f"Final {metric.replace('_', ' ')} over {seeds_text(seeds)} "
@@ -64,8 +64,8 @@ def _draw_final(ax, sub: pd.DataFrame, metric: str, learners: list[str], styles:
                 few: bool) -> None:
     """One panel of :func:`final_boxplot_figure`: ``sub``, one stream's final rows."""
     rng = np.random.default_rng(0)                 # jitter of the seed dots only
-    names = [n for n in learners if n in set(sub["learner_label"])]
-    data = [sub.loc[sub["learner_label"].eq(n), metric].to_numpy(float) for n in names]
+    names = [n for n in learners if n in set(sub[col.LEARNER_LABEL])]
+    data = [sub.loc[sub[col.LEARNER_LABEL].eq(n), metric].to_numpy(float) for n in names]
     pos = np.arange(1, len(names) + 1)
     if few:
         for p, d, n in zip(pos, data, names):

@@ -79,13 +79,13 @@ def libol_figure(table: pd.DataFrame) -> Figure | list | None:
         fig = Figure(figsize=(PAGE[0], 2.7 * len(streams) + 0.8), layout="constrained")
         grid = fig.subplots(len(streams), len(metrics), squeeze=False)
         for row, stream in zip(grid, streams):
-            sub = cp[cp["stream_label"].eq(stream)]
+            sub = cp[cp[col.STREAM_LABEL].eq(stream)]
             for ax, metric in zip(row, metrics):
                 few_ticks(ax)
                 if metric == col.MISTAKE_RATE:
                     metric = _first_metric(sub)
                 centre = median_band if metric == col.TIME_S else mean_band
-                band = centre(sub, metric, ["learner_label"])
+                band = centre(sub, metric, [col.LEARNER_LABEL])
                 draw_bands(ax, band, styles)
                 ax.set_xlabel(LABELS[col.T])
                 ax.set_ylabel(wrap(LABELS[metric] + (" (median)" if metric == col.TIME_S
@@ -98,4 +98,4 @@ def libol_figure(table: pd.DataFrame) -> Figure | list | None:
         return finish_page(fig, middle, streams, f"Online performance over {seeds_text(seeds)}",
                            note=BAND + "; " + TIME_BAND, ncols=1, legend_axes=list(grid.ravel()))
 
-    return paged(ordered(cp["stream_label"]), page, per_page=ROWS_PER_PAGE)
+    return paged(ordered(cp[col.STREAM_LABEL]), page, per_page=ROWS_PER_PAGE)

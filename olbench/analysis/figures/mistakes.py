@@ -45,8 +45,8 @@ def mistakes_figure(table: pd.DataFrame) -> Figure | list | None:
     def page(streams: list[str]) -> Figure:
         fig, axes = panels(len(streams))
         for ax, stream in zip(axes, streams):
-            draw_bands(ax, mean_band(cp[cp["stream_label"].eq(stream)], col.MISTAKES,
-                                     ["learner_label"]), styles)
+            draw_bands(ax, mean_band(cp[cp[col.STREAM_LABEL].eq(stream)], col.MISTAKES,
+                                     [col.LEARNER_LABEL]), styles)
             if stream in novikoff.index:
                 ax.axhline(novikoff[stream], color="0.15", linestyle="--", linewidth=1.2,
                            label="Novikoff bound (R/γ)²")
@@ -56,4 +56,4 @@ def mistakes_figure(table: pd.DataFrame) -> Figure | list | None:
         return finish_page(fig, axes, streams,
                            f"Cumulative mistakes (mean over {seeds_text(seeds)})", note=BAND)
 
-    return paged(ordered(cp["stream_label"]), page)
+    return paged(ordered(cp[col.STREAM_LABEL]), page)

@@ -57,7 +57,7 @@ def novikoff_figure(table: pd.DataFrame) -> Figure | None:
         stats = fam.groupby("label").agg(bound=(col.BOUND, "mean"), mean=(col.OBSERVED, "mean"),
                                          sd=(col.OBSERVED, "std"), k=(col.OBSERVED, "size"))
         half = 1.96 * stats["sd"].fillna(0.0) / np.sqrt(stats["k"])
-        ax.errorbar(stats["bound"], stats["mean"].clip(lower=lo * 1.3), yerr=half, fmt=marker,
+        ax.errorbar(stats[col.BOUND], stats["mean"].clip(lower=lo * 1.3), yerr=half, fmt=marker,
                     color=colour, markersize=6, capsize=3, markeredgecolor="white",
                     label=f"{family}: mean over seeds per stream ({len(stats)} streams)")
     violated = checks["violated"].to_numpy(bool)

@@ -76,7 +76,7 @@ def switch_times(table: pd.DataFrame, side: Mapping[str, pd.DataFrame],
         if streams is not None and stream not in streams:
             continue
         if run_id in written and not out.get(stream):
-            out[stream] = [int(t) for t in written[run_id]["t"]]
+            out[stream] = [int(t) for t in written[run_id][col.T]]
         elif streams is not None:
             out.setdefault(stream, [])
     return out

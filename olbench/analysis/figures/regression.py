@@ -63,8 +63,8 @@ def average_loss_figure(table: pd.DataFrame) -> Figure | list | None:
     def page(streams: list[str]) -> Figure:
         fig, axes = panels(len(streams))
         for ax, stream in zip(axes, streams):
-            draw_bands(ax, mean_band(cp[cp["stream_label"].eq(stream)], col.AVG_LOSS,
-                                     ["learner_label"]), styles)
+            draw_bands(ax, mean_band(cp[cp[col.STREAM_LABEL].eq(stream)], col.AVG_LOSS,
+                                     [col.LEARNER_LABEL]), styles)
             ax.set_xscale("log")
             ax.set_ylim(bottom=0)
             ax.set_xlabel(LABELS[col.T] + ", log scale")
@@ -72,7 +72,7 @@ def average_loss_figure(table: pd.DataFrame) -> Figure | list | None:
         return finish_page(fig, axes, streams,
                            f"Average {loss} loss (mean over {seeds_text(seeds)})", note=BAND)
 
-    return paged(ordered(cp["stream_label"]), page)
+    return paged(ordered(cp[col.STREAM_LABEL]), page)
 
 
 @styled

@@ -46,7 +46,7 @@ MIN_FIT_POINTS, MIN_FIT_SPAN = 3, 3.0
 
 def _any_positive_mean(cp: pd.DataFrame) -> bool:
     """Does any curve of the figure (mean regret over seeds) have a positive point?"""
-    keys = ["stream_label", "learner_label", col.COMPARATOR, col.T]
+    keys = [col.STREAM_LABEL, col.LEARNER_LABEL, col.COMPARATOR, col.T]
     return bool((cp.groupby(keys, dropna=False)[col.REGRET].mean() > 0).any())
 
 
@@ -60,7 +60,7 @@ def seeds_per_curve(every: pd.DataFrame, cp: pd.DataFrame) -> dict[tuple, tuple[
     >>> seeds_per_curve(every, every.dropna())
     {('S', 'L', 'B'): (1, 2)}
     """
-    keys = ["stream_label", "learner_label"]
+    keys = [col.STREAM_LABEL, col.LEARNER_LABEL]
     runs = every.groupby(keys)[col.RUN_ID].nunique()
     covered = cp.groupby(keys + [col.COMPARATOR])[col.RUN_ID].nunique()
     return {key: (int(k), int(runs[key[:2]])) for key, k in covered.items()}
@@ -124,9 +124,9 @@ def regret_figure(table: pd.DataFrame, *, loglog: bool = False) -> Figure | list
     comparators = ordered(cp[col.COMPARATOR])
     cp = cp.assign(comparator=cp[col.COMPARATOR].fillna("none").astype(str))
     seeds = seeds_per_curve(every, cp)
-    streams = ordered(cp["stream_label"])
+    streams = ordered(cp[col.STREAM_LABEL])
     left_out = [s for s in streams if loglog and not _any_positive_mean(
-        cp[cp["stream_label"].eq(s)])]
+        cp[cp[col.STREAM_LABEL].eq(s)])]
     streams = [s for s in streams if s not in left_out]
 
     def page(chosen: list[str]) -> Figure:
@@ -142,20 +142,20 @@ def _regret_page(table, cp, streams, styles, comparators, loglog, left_out, seed
     bounds = bound_curves(table, col.REGRET)
     many = len(comparators) > 1
     if loglog:   # each panel's slopes in a key of its own under it
-        curves = cp[cp["stream_label"].isin(streams)].groupby("stream_label")[
-            ["learner_label", col.COMPARATOR]].value_counts().groupby(level=0).size()
+        curves = cp[cp[col.STREAM_LABEL].isin(streams)].groupby(col.STREAM_LABEL)[
+            [col.LEARNER_LABEL, col.COMPARATOR]].value_counts().groupby(level=0).size()
         fig, axes, keys = keyed_panels(len(streams), int(curves.max()) + 1)
     else:
         fig, axes = panels(len(streams))
         keys = [None] * len(axes)
     for ax, key, stream in zip(axes, keys, streams):
-        mine = cp[cp["stream_label"].eq(stream)]
-        band = mean_band(mine, col.REGRET, ["learner_label", col.COMPARATOR])
+        mine = cp[cp[col.STREAM_LABEL].eq(stream)]
+        band = mean_band(mine, col.REGRET, [col.LEARNER_LABEL, col.COMPARATOR])
         dropped, top, slopes = 0, 0.0, []
-        for (learner, comp), g in sorted(band.groupby(["learner_label", col.COMPARATOR]),
+        for (learner, comp), g in sorted(band.groupby([col.LEARNER_LABEL, col.COMPARATOR]),
                                          key=lambda kv: tuple(map(natural_key, kv[0]))):
             # the learner's k-th comparator (of the table): its k-th variant in every panel
-            theirs = ordered(cp.loc[cp["learner_label"].eq(learner), col.COMPARATOR])
+            theirs = ordered(cp.loc[cp[col.LEARNER_LABEL].eq(learner), col.COMPARATOR])
             style = variant(styles[learner], theirs.index(comp))
             label = f"{learner} vs {display_name(comp)}" if many else learner
             if not same:   # the curves' means cover different numbers of seeds: say which
@@ -171,8 +171,8 @@ def _regret_page(table, cp, streams, styles, comparators, loglog, left_out, seed
             (line,) = ax.plot(t, m, label=label, **style)
             ax.fill_between(t, lo, hi, color=style["color"], alpha=0.18, linewidth=0)
             slopes.append((line, slope))
-        drawn = bounds[bounds["stream_label"].eq(stream)]
-        for (learner, name), g in drawn.groupby(["learner_label", col.BOUND_NAME]):
+        drawn = bounds[bounds[col.STREAM_LABEL].eq(stream)]
+        for (learner, name), g in drawn.groupby([col.LEARNER_LABEL, col.BOUND_NAME]):
             t, b = g[col.T].to_numpy(float), g[col.BOUND].to_numpy(float)
             keep = b > 0 if loglog else np.isfinite(b)
             ax.plot(t[keep], b[keep], label=f"{learner}: bound {name}",

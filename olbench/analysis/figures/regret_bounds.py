@@ -34,10 +34,10 @@ def regret_bound_rows(table: pd.DataFrame) -> pd.DataFrame:
     rows = rows.assign(stream_label=label(rows, col.STREAM).map(display_name),
                        learner_label=label(rows, col.LEARNER).map(display_name),
                        ratio=rows[col.OBSERVED].astype(float) / rows[col.BOUND].astype(float))
-    keys = ["stream_label", "learner_label", col.BOUND_NAME, col.T]
+    keys = [col.STREAM_LABEL, col.LEARNER_LABEL, col.BOUND_NAME, col.T]
     return (rows.groupby(keys)
                 .agg(observed=(col.OBSERVED, "mean"), bound=(col.BOUND, "mean"),
-                     ratio=("ratio", "mean"), k=(col.SEED, "nunique"))
+                     ratio=(col.RATIO, "mean"), k=(col.SEED, "nunique"))
                 .reset_index())
 
 
@@ -72,23 +72,23 @@ def regret_vs_bound_figure(table: pd.DataFrame) -> Figure | list | None:
     rows = regret_bound_rows(table)
     if rows.empty:
         return None
-    styles = learner_styles(ordered(rows["learner_label"]))   # one learner, one look
+    styles = learner_styles(ordered(rows[col.LEARNER_LABEL]))   # one learner, one look
     seeds = int(rows["k"].max())
 
     def page(streams: list[str]) -> Figure:
         fig, axes = panels(len(streams))
         logged = {}
         for ax, stream in zip(axes, streams):
-            mine = rows[rows["stream_label"].eq(stream)]
-            pairs = sorted(mine.groupby(["learner_label", col.BOUND_NAME]),
+            mine = rows[rows[col.STREAM_LABEL].eq(stream)]
+            pairs = sorted(mine.groupby([col.LEARNER_LABEL, col.BOUND_NAME]),
                            key=lambda kv: tuple(map(natural_key, kv[0])))
             for (learner, bound), g in pairs:
-                ax.plot(g[col.T], g["observed"], label=f"{learner}: regret",
+                ax.plot(g[col.T], g[col.OBSERVED], label=f"{learner}: regret",
                         **{**styles[learner], "linestyle": "-"})   # solid: regret
-                ax.plot(g[col.T], g["bound"], label=f"{learner}: {bound} bound",
+                ax.plot(g[col.T], g[col.BOUND], label=f"{learner}: {bound} bound",
                         **{**line_style(styles[learner]), "linestyle": "--"})
-            finals = [g[c].iloc[-1] for _, g in pairs for c in ("observed", "bound")]
-            if _log_worthy(finals, mine[["observed", "bound"]].to_numpy(float)):
+            finals = [g[c].iloc[-1] for _, g in pairs for c in (col.OBSERVED, col.BOUND)]
+            if _log_worthy(finals, mine[[col.OBSERVED, col.BOUND]].to_numpy(float)):
                 ax.set_xscale("log")
                 ax.set_yscale("log")
                 logged[stream] = " (log-log)"
@@ -100,7 +100,7 @@ def regret_vs_bound_figure(table: pd.DataFrame) -> Figure | list | None:
                            f"hindsight, and its bound (mean over {seeds_text(seeds)})",
                            note="dashed: the bound checked at each t", suffix=logged)
 
-    return paged(ordered(rows["stream_label"]), page)
+    return paged(ordered(rows[col.STREAM_LABEL]), page)
 
 
 @figure("regret_bound_ratio", order=23,
@@ -114,7 +114,7 @@ def regret_bound_ratio_figure(table: pd.DataFrame) -> Figure | list | None:
     rows = regret_bound_rows(table)
     if rows.empty:
         return None
-    rows = rows.assign(series=rows["learner_label"] + " on " + rows["stream_label"])
+    rows = rows.assign(series=rows[col.LEARNER_LABEL] + " on " + rows[col.STREAM_LABEL])
     styles = learner_styles(ordered(rows["series"]))
 
     def page(theorems: list[str]) -> Figure:
@@ -122,10 +122,10 @@ def regret_bound_ratio_figure(table: pd.DataFrame) -> Figure | list | None:
         for ax, name in zip(axes, theorems):
             mine = rows[rows[col.BOUND_NAME].eq(name)]
             for series, g in groups(mine, "series"):
-                ax.plot(g[col.T], g["ratio"], label=series, **styles[series])
+                ax.plot(g[col.T], g[col.RATIO], label=series, **styles[series])
             ax.axhline(1.0, color="0.2", linewidth=1)
             ax.set_xscale("log")
-            ax.set_ylim(min(0.0, float(np.nanmin(mine["ratio"])) * 1.1), 1.1)
+            ax.set_ylim(min(0.0, float(np.nanmin(mine[col.RATIO])) * 1.1), 1.1)
             ax.set_title(name)
             ax.set_xlabel(LABELS[col.T])
             ax.set_ylabel("regret / bound")

@@ -47,15 +47,15 @@ def exponent_table(table: pd.DataFrame, tail: float = 0.5) -> pd.DataFrame:
     cp = cp[cp[col.REGRET].notna()]
     rows = []
     for (stream, learner, comparator), g in cp.groupby(
-            ["stream_label", "learner_label", col.COMPARATOR]):
+            [col.STREAM_LABEL, col.LEARNER_LABEL, col.COMPARATOR]):
         slope, low, high, m = loglog_fit(g[col.T], g[col.REGRET], tail)
-        rows.append({"stream": display_name(stream), "learner": display_name(learner),
-                     "comparator": display_name(comparator),
+        rows.append({col.STREAM: display_name(stream), col.LEARNER: display_name(learner),
+                     col.COMPARATOR: display_name(comparator),
                      "exponent": slope, "ci_low": low, "ci_high": high, "points": m,
                      "seeds": g[col.SEED].nunique(),
                      "non_positive": int((g[col.REGRET] <= 0).sum())})
     out = pd.DataFrame(rows)
-    return out.sort_values(["stream", "learner"], key=lambda s: s.map(natural_key)) \
+    return out.sort_values([col.STREAM, col.LEARNER], key=lambda s: s.map(natural_key)) \
               .reset_index(drop=True)
 
 
@@ -77,7 +77,7 @@ def regret_exponents_figure(table: pd.DataFrame) -> Figure | list | None:
     ex = ex.dropna(subset=["exponent"]) if not ex.empty else ex
     if ex.empty:
         return None
-    streams = list(dict.fromkeys(ex["stream"]))
+    streams = list(dict.fromkeys(ex[col.STREAM]))
     colors = dict(zip(streams, (PALETTE[i % len(PALETTE)] for i in range(len(streams)))))
     seeds = int(ex["seeds"].max())
 

@@ -49,8 +49,8 @@ def regret_shifting_figure(table: pd.DataFrame, side) -> Figure | list | None:
     every, cp = cp, cp[cp[col.REGRET].notna()]
     shifting = cp[col.COMPARATOR].map(is_shifting)
     # only the (stream, learner) pairs measured against a shifting comparator
-    pairs = set(zip(cp.loc[shifting, "stream_name"], cp.loc[shifting, "learner_label"]))
-    cp = cp[[pair in pairs for pair in zip(cp["stream_name"], cp["learner_label"])]]
+    pairs = set(zip(cp.loc[shifting, col.STREAM_NAME], cp.loc[shifting, col.LEARNER_LABEL]))
+    cp = cp[[pair in pairs for pair in zip(cp[col.STREAM_NAME], cp[col.LEARNER_LABEL])]]
     streams = list(dict.fromkeys(name for name, _ in sorted(pairs)))
     if not streams:
         return None
@@ -63,15 +63,15 @@ def regret_shifting_figure(table: pd.DataFrame, side) -> Figure | list | None:
     def page(chosen: list[str]) -> Figure:
         fig, axes = panels(len(chosen), ncols=2, size=(6.0, 4.0))
         for ax, stream in zip(axes, chosen):
-            mine = cp[cp["stream_name"].eq(stream)]
-            band = mean_band(mine, col.REGRET, ["learner_label", col.COMPARATOR])
-            curves = sorted(band.groupby(["learner_label", col.COMPARATOR]),
+            mine = cp[cp[col.STREAM_NAME].eq(stream)]
+            band = mean_band(mine, col.REGRET, [col.LEARNER_LABEL, col.COMPARATOR])
+            curves = sorted(band.groupby([col.LEARNER_LABEL, col.COMPARATOR]),
                             key=lambda kv: tuple(map(natural_key, kv[0])))
             for (learner, comp), g in curves:
                 # against the shifting comparator: hollow markers, dashed (its variant)
                 style = variant({**styles[learner], "linestyle": "-"}, int(is_shifting(comp)))
                 kind = "shifting" if is_shifting(comp) else "static"
-                k, n = seeds[(mine["stream_label"].iloc[0], learner, comp)]
+                k, n = seeds[(mine[col.STREAM_LABEL].iloc[0], learner, comp)]
                 kind += "" if same else f", {k} of {n} seeds" if k < n else f", {seeds_text(k)}"
                 ax.plot(g[col.T], g["mean"], label=f"{learner} vs {display_name(comp)} ({kind})",
                         **style)
@@ -83,9 +83,9 @@ def regret_shifting_figure(table: pd.DataFrame, side) -> Figure | list | None:
             ax.axhline(0, color="0.3", linewidth=0.8)
             ax.set_xlabel(LABELS[col.T])
             ax.set_ylabel(LABELS[col.REGRET])
-        losses = ", ".join(sorted(cp.loc[cp["stream_name"].isin(chosen), col.LOSS]
+        losses = ", ".join(sorted(cp.loc[cp[col.STREAM_NAME].isin(chosen), col.LOSS]
                                   .dropna().unique()))
-        labels = [cp.loc[cp["stream_name"].eq(s), "stream_label"].iloc[0] for s in chosen]
+        labels = [cp.loc[cp[col.STREAM_NAME].eq(s), col.STREAM_LABEL].iloc[0] for s in chosen]
         return finish_page(fig, axes, labels, f"Static and shifting regret ({losses} loss), "
                            f"mean over {over}", note=BAND, ncols=2)
 

@@ -124,7 +124,7 @@ def draw_bands(ax, band: pd.DataFrame, styles: dict[str, dict]) -> None:
     """Each learner's curve of ``band`` (columns ``t``, ``mean``, ``lo``, ``hi`` per
     ``learner_label``, as :func:`~olbench.analysis.views.mean_band` gives them) in its look, its
     band shaded in its colour."""
-    for learner, g in groups(band, "learner_label"):
+    for learner, g in groups(band, col.LEARNER_LABEL):
         ax.plot(g[col.T], g["mean"], label=learner, **styles[learner])
         ax.fill_between(g[col.T], g["lo"], g["hi"], color=styles[learner]["color"],
                         alpha=0.18, linewidth=0)
