@@ -164,12 +164,24 @@ class Learner(Component):
         parameter values that make it do it ('' when it always does)."""
         return {cls.task: ""}
 
+    @classmethod
+    def task_for(cls, params: dict[str, Any]) -> str:
+        """The task a learner of this class with hyper-parameters ``params`` (a spec's, the
+        others at their defaults) does, read without building one: its class's ``task``
+        unless a parameter decides it (OGD's ``loss``)."""
+        return cls.task
+
+    @classmethod
+    def default_loss_for(cls, params: dict[str, Any]) -> str:
+        """The loss a run of a learner with ``params`` measures unless the command names one
+        (``loss=``): the task's default (hinge for classification, squared for regression);
+        learners that minimise a loss of their own (OGD) measure that one."""
+        return DEFAULT_LOSS[cls.task_for(params)]
+
     @property
     def default_loss(self) -> str:
-        """The loss a run of this learner measures unless the command names one (``loss=``):
-        the task's default (hinge for classification, squared for regression); learners that
-        minimise a loss of their own (OGD) measure that one."""
-        return DEFAULT_LOSS[self.task]
+        """:meth:`default_loss_for` this learner's hyper-parameters."""
+        return self.default_loss_for(self.get_params())
 
     def __init_subclass__(cls, **kwargs: Any):
         super().__init_subclass__(**kwargs)
