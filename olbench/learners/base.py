@@ -183,6 +183,19 @@ class Learner(Component):
         """:meth:`default_loss_for` this learner's hyper-parameters."""
         return self.default_loss_for(self.get_params())
 
+    @classmethod
+    def feasible_set(cls, params: dict[str, Any]) -> tuple[str, str, float | None]:
+        """``(loss, domain, radius)`` of an online-convex-optimisation learner with
+        ``params``: the losses its rows define and the set it plays in (``radius`` None: all
+        of R^d), read without building it, from its parameters, else its class's own values
+        (an OCO single cell is measured against the best point of that set:
+        :func:`olbench.harness.tasks.cell_comparator`)."""
+        def value(name: str, default: Any) -> Any:
+            own = getattr(cls, name, default)   # a value the class fixes, not a property
+            return params[name] if name in params else \
+                default if isinstance(own, property) else own
+        return value("loss", "linear"), value("domain", "ball"), value("radius", 1.0)
+
     def __init_subclass__(cls, **kwargs: Any):
         super().__init_subclass__(**kwargs)
         if "__init__" in cls.__dict__:
