@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 
 import olbench
-from olbench import index
+from olbench.analysis import index
 from olbench.analysis.report import latex_table, summary_table
 
 CELL = dict(learner="pa", stream="noisy", seeds=[0, 1], n_jobs=1, quiet=True, figures=False)

@@ -206,7 +206,7 @@ def runs(tmp_path_factory) -> dict[str, tuple]:
     """The small real grids, by name: (table, tasks)."""
     from hydra import compose, initialize_config_dir
 
-    from olbench.cli import build_tasks
+    from olbench.harness.experiment import build_tasks
     from olbench.harness.grid import run_task
 
     tmp = tmp_path_factory.mktemp("lint")

@@ -10,7 +10,8 @@ import pytest
 
 from olbench.harness.grid import run_grid, run_task
 from olbench.harness.results import RunStore, read_results
-from olbench.harness.tasks import GridError, child_seed, expand, validate
+from olbench.harness.task_checks import validate
+from olbench.harness.tasks import GridError, child_seed, expand
 
 GRID = {
     "streams": [{"key": "separable", "params": {"n": 300, "d": 4, "gamma": 0.1, "R": 1.0}},
@@ -132,7 +133,7 @@ def test_file_streams_are_parsed_once_per_grid_and_reparsed_when_the_file_change
         tmp_path, monkeypatch):
     from sklearn.datasets import dump_svmlight_file
 
-    from olbench import streamed
+    from olbench.harness import streamed
     from olbench.harness.streamed import load_stream
 
     rng = np.random.default_rng(0)

@@ -16,7 +16,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from olbench import results
+from olbench.harness import results
 from olbench.harness.grid import run_grid, run_task
 from olbench.harness.results import RunLocks, RunStore, read_results, verify
 from olbench.harness.tasks import expand

@@ -11,9 +11,10 @@ import numpy as np
 import pytest
 from sklearn.datasets import dump_svmlight_file
 
-from olbench import make_learner, run, streamed
+from olbench import make_learner, run
 from olbench.comparators import BestFixed, Generating, _solvers
 from olbench.comparators import _chunked as chunked
+from olbench.harness import streamed
 from olbench.harness.grid import run_grid, run_task
 from olbench.harness.tasks import GridError, expand
 from olbench.losses import get_loss, mistakes

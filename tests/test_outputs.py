@@ -14,7 +14,7 @@ import pandas as pd
 import pytest
 
 import olbench
-from olbench import index
+from olbench.analysis import index
 from olbench.analysis.comparison import side_by_side
 from olbench.cli import compare_folders
 

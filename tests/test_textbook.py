@@ -23,7 +23,7 @@ from matplotlib.text import Text
 
 from olbench import schema as col
 from olbench.analysis.figures.textbook import PANELS, separation_counts, textbook_figure
-from olbench.cli import build_tasks
+from olbench.harness.experiment import build_tasks
 from olbench.harness.grid import run_task
 
 CONF = Path(__file__).resolve().parents[1] / "conf"
