@@ -1,8 +1,9 @@
 """The notebook API: one call runs what the ``olbench`` command runs and returns its results.
 
 :func:`run_experiment` takes what the command line takes (an experiment, seeds, Hydra
-overrides, or the same as keyword arguments), runs it through the same code (same results
-folder, so a re-run resumes, same report, same index entry) and returns a :class:`Results`:
+overrides, or the same as keyword arguments), runs it through the same pipeline
+(:func:`olbench.pipeline.run`: same results folder, so a re-run resumes, same report, same
+index entry; the command line is not involved) and returns a :class:`Results`:
 the tidy table, the summary, the figures, the LaTeX table and the folder. :func:`load_results`
 opens a folder written earlier (by path, or an experiment's latest).
 
@@ -19,17 +20,17 @@ True
 from __future__ import annotations
 
 import contextlib
-import functools
 import io
 import numbers
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import pandas as pd
+from olbench.analysis.index import resolve
+from olbench.harness.experiment import is_single_cell
+from olbench.pipeline import Results
 
-from olbench.analysis.index import read_summary, read_table, resolve
+__all__ = ["Results", "argument_problems", "load_results", "overrides_for", "run_experiment"]
 
 
 def _literal(value: Any) -> str:
@@ -76,12 +77,10 @@ def overrides_for(experiment: str | None = None, *, seeds: Iterable[int] | None 
     >>> overrides_for(learner="pa", seeds=[3], overrides=["learner.C=2"])
     ['learner=pa', 'learner.C=2', 'run.seeds=[3]']
     """
-    from olbench.cli import _is_single_cell
-
     out = ([f"experiment={experiment}"] if experiment else []) + _flatten(params)
     out += list(overrides)
     if seeds is not None:
-        where = "run" if _is_single_cell(out) else "grid"
+        where = "run" if is_single_cell(out) else "grid"
         out.append(f"{where}.seeds={_seeds_literal(seeds)}")
     return out
 
@@ -177,7 +176,7 @@ def run_experiment(experiment: str | None = None, *, seeds: Iterable[int] | None
     """
     from hydra import compose, initialize_config_dir
 
-    from olbench.cli import command_line, config_problems_of, execute_into
+    from olbench import pipeline
     from olbench.harness.listing import check_overrides, with_option_appends
     from olbench.harness.overrides import prepared
     from olbench.harness.tasks import CONF_DIR
@@ -197,7 +196,7 @@ def run_experiment(experiment: str | None = None, *, seeds: Iterable[int] | None
     args = overrides_for(experiment, seeds=seeds, overrides=overrides, **params)
     args += [o for o in _flatten({"run": run}) if o.split("=")[0] not in
              {a.split("=")[0] for a in args}]
-    args, problems = prepared(with_option_appends(args), config_problems_of)
+    args, problems = prepared(with_option_appends(args), pipeline.problems_of)
     unknown = check_overrides(args)
     problems += [unknown] if unknown else []
     if problems:
@@ -206,8 +205,7 @@ def run_experiment(experiment: str | None = None, *, seeds: Iterable[int] | None
         cfg = compose("config", overrides=args)
     out = io.StringIO()
     with contextlib.redirect_stdout(out) if quiet else contextlib.nullcontext():
-        status, folder = execute_into(cfg, args)
-    return Results(folder, status=status, command=command_line(args))
+        return pipeline.run(cfg, args)
 
 
 def load_results(spec: str | Path, output_dir: str | Path = "results") -> Results:
@@ -218,70 +216,3 @@ def load_results(spec: str | Path, output_dir: str | Path = "results") -> Result
     summary only: ``summary``, ``latex``, ``report`` and ``figures`` work, ``table`` says how
     to recreate it."""
     return Results(resolve(spec, output_dir))
-
-
-@dataclass
-class Results:
-    """The outputs of one results folder, read when first asked for.
-
-    ``table``: the tidy results table (one row per run x checkpoint x bound); ``summary``:
-    learner x stream x comparator at the final checkpoint (full names, mean and std columns;
-    time: median and quartiles);
-    ``figures``: the PNG paths (:meth:`draw` redraws them); ``latex``: the LaTeX tabular;
-    ``report``: the path of report.md; ``status``: the command's exit status (0: every run
-    ok, no bound violated; None when loaded from disk).
-    """
-
-    folder: Path
-    status: int | None = None
-    command: str | None = None
-
-    def __post_init__(self):
-        self.folder = Path(self.folder)
-
-    @functools.cached_property
-    def table(self) -> pd.DataFrame:
-        return read_table(self.folder)
-
-    @functools.cached_property
-    def summary(self) -> pd.DataFrame:
-        return read_summary(self.folder)
-
-    @property
-    def summary_text(self) -> str:
-        """The summary as the terminal shows it (short names, mean ± std, time as median
-        [q1, q3])."""
-        from olbench.analysis.report import format_summary
-
-        return format_summary(self.summary)
-
-    @property
-    def figures(self) -> list[Path]:
-        return sorted((self.folder / "figures").glob("*.png"))
-
-    def draw(self, out_dir: str | Path | None = None) -> list[Path]:
-        """Draw the figures of the table (into ``figures/`` by default); returns their paths."""
-        from olbench.analysis.figures import draw_folder
-
-        return draw_folder(self.folder, out_dir, table=self.table)
-
-    @property
-    def latex(self) -> str:
-        from olbench.analysis.report import latex_table
-
-        tex = self.folder / "summary.tex"
-        return tex.read_text(encoding="utf-8").rstrip() if tex.exists() else latex_table(
-            self.summary)
-
-    @property
-    def report(self) -> Path:
-        return self.folder / "report.md"
-
-    def __repr__(self) -> str:
-        return f"Results({str(self.folder)!r}, status={self.status})"
-
-    def _repr_html_(self) -> str:   # a notebook shows the summary
-        from olbench.analysis.report import display_summary
-
-        return f"<p><code>{self.folder}</code></p>" + display_summary(self.summary).to_html(
-            index=False)

@@ -1,7 +1,7 @@
 """The learning task of a learner, of a stream, of a comparator: one rule that they agree,
 applied before any round runs by :func:`olbench.run`, by a grid
-(:func:`olbench.harness.tasks.validate`, so the command line refuses a mismatch with the rest of
-the configuration) and by a comparator's fit.
+(:func:`olbench.harness.task_checks.validate`, so the command line refuses a mismatch with
+the rest of the configuration) and by a comparator's fit.
 
 Three tasks:
 
@@ -96,21 +96,25 @@ def learner_mismatch(learner: Any, stream: Any) -> str | None:
             + settable)
 
 
-def comparator_tasks(comparator: Any) -> set[str]:
+def comparator_tasks(comparator: Any, loss: Any = None) -> set[str]:
     """The tasks a comparator measures: its class's declared task, else its loss's, else
     (``loss=None``: the run's loss) those of the losses it accepts; empty when unknown.
+    ``comparator``: a comparator, or its class and its ``loss`` parameter (a spec's, read
+    without building it).
 
-    >>> from olbench.comparators import make_comparator
-    >>> sorted(comparator_tasks(make_comparator("best_fixed")))
-    ['classification', 'regression']
+    >>> from olbench.comparators import BestFixed, make_comparator
+    >>> sorted(comparator_tasks(make_comparator("best_fixed"))), comparator_tasks(BestFixed,
+    ...                                                                           "hinge")
+    (['classification', 'regression'], {'classification'})
     """
     from olbench.losses import get_loss
 
-    declared = getattr(type(comparator), "task", None)
+    cls = comparator if isinstance(comparator, type) else type(comparator)
+    declared = getattr(cls, "task", None)
     if isinstance(declared, str):
         return {declared}
-    loss = getattr(comparator, "loss", None)
-    accepted = getattr(type(comparator).constraints.get("loss"), "values", ())
+    loss = loss if comparator is cls else getattr(comparator, "loss", None)
+    accepted = getattr(cls.constraints.get("loss"), "values", ())
     found = set()
     for name in [loss] if isinstance(loss, str) else accepted:
         try:
@@ -121,13 +125,14 @@ def comparator_tasks(comparator: Any) -> set[str]:
 
 
 def comparator_mismatch(comparator: Any, data_task: str | None, data: str,
-                        kind: str = "stream") -> str | None:
-    """Why ``comparator`` cannot measure runs of ``data_task``: those on a stream, or of a
-    learner (``kind``), named ``data``. Rows of losses and rows of features never mix; a
-    regression comparator may measure classification runs (labels +-1 are real targets:
-    least squares on them is a classifier), a classification one never takes real targets.
+                        kind: str = "stream", loss: Any = None) -> str | None:
+    """Why ``comparator`` (or a comparator class with its ``loss``: :func:`comparator_tasks`)
+    cannot measure runs of ``data_task``: those on a stream, or of a learner (``kind``),
+    named ``data``. Rows of losses and rows of features never mix; a regression comparator
+    may measure classification runs (labels +-1 are real targets: least squares on them is
+    a classifier), a classification one never takes real targets.
     """
-    tasks = comparator_tasks(comparator)
+    tasks = comparator_tasks(comparator, loss)
     if not tasks or data_task is None or data_task in tasks:
         return None
     if data_task == "classification" and "regression" in tasks:

@@ -215,10 +215,9 @@ def regret_problem(fit, loss: str, checkpoints) -> str | None:
     if fit.streamed:
         return (f"fitted chunk by chunk over an out-of-core stream, it knows its {fit.loss} "
                 f"loss only, not the {loss} loss the runs measure")
-    fit_task, run_task = get_loss(fit.loss).task, get_loss(loss).task
-    if fit_task != run_task:
-        return (f"a {fit_task} loss ({fit.loss}) cannot measure a {run_task} run ({loss} loss):"
-                f" leave the comparator's loss null (it then takes the run's)")
+    other_task = Comparator.problem_with(None, fit.loss, run_loss=loss)
+    if other_task:
+        return other_task
     key = fit.params.get("key")
     minimises = fit.prefix_loss is not None or (
         key in Comparator.registry.keys() and Comparator.registry.get(key).minimises_loss)

@@ -23,7 +23,8 @@ from olbench.analysis.failures import ResultsNotWritten
 from olbench.api import overrides_for, run_experiment
 from olbench.harness import checksums
 from olbench.harness import results as results_module
-from olbench.harness.tasks import single_cell, task_problems
+from olbench.harness.task_checks import task_problems
+from olbench.harness.tasks import single_cell
 from olbench.harness.validate import seed_list
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -264,11 +265,11 @@ def test_an_experiment_of_ones_own_folder_is_a_choice_and_its_typo_is_suggested(
 def test_many_seeds_are_given_as_a_range_and_checked_once(monkeypatch):
     assert overrides_for(learner="pa", seeds=range(20000))[-1] == "run.seeds=range(0,20000,1)"
     assert seed_list("range(0,20000,1)") == list(range(20000))
-    import olbench.harness.tasks as tasks
+    import olbench.harness.run_one as run_one  # where specs become objects
 
     built = []
-    real = tasks.instantiate
-    monkeypatch.setattr(tasks, "instantiate", lambda spec, **kw: built.append(
+    real = run_one.instantiate
+    monkeypatch.setattr(run_one, "instantiate", lambda spec, **kw: built.append(
         spec["_target_"]) or real(spec, **kw))
     stream = {"_target_": "olbench.streams.synthetic.Separable", "n": 50, "seed": 0}
     learner = {"_target_": "olbench.learners.perceptron.Perceptron"}

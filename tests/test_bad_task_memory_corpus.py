@@ -139,8 +139,10 @@ def test_learners_of_another_task_on_a1a(key):
 
 
 def test_the_grid_and_run_apply_the_same_rule():
-    """The command line's check (olbench.harness.tasks.validate) is the API's: same sentence."""
-    from olbench.harness.tasks import GridError, single_cell, validate
+    """The command line's check (olbench.harness.task_checks.validate) is the API's: same
+    sentence."""
+    from olbench.harness.task_checks import validate
+    from olbench.harness.tasks import GridError, single_cell
 
     stream = {"_target_": "olbench.streams.Experts", "n": 20}
     learner = {"_target_": "olbench.learners.romma.ROMMA"}
@@ -360,7 +362,7 @@ def test_an_oco_cell_is_measured_against_the_best_point_of_its_set(learner, comp
     """``olbench learner=hedge stream=experts`` was refused by the default comparator
     (best_fixed: "invalid loss='suffered'"); the comparator not chosen is the one of the
     learner's task, on its feasible set, and the config (report, config.yaml) says so."""
-    from olbench.cli import build_tasks
+    from olbench.harness.experiment import build_tasks
 
     overrides = [*learner, "stream=experts", "stream.n=50"]
     cfg = _compose(overrides)
@@ -381,7 +383,7 @@ def test_an_oco_cell_is_measured_against_the_best_point_of_its_set(learner, comp
      r"learner ogd with radius=null plays anywhere in R\^d: .* set learner.radius"),
 ])
 def test_a_chosen_comparator_of_another_task_is_refused(overrides, message):
-    from olbench.cli import build_tasks
+    from olbench.harness.experiment import build_tasks
     from olbench.harness.tasks import GridError
 
     with pytest.raises(GridError, match=message):

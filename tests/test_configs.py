@@ -64,13 +64,13 @@ def test_every_experiment_composes_and_its_grid_validates(name):
     every component it names (nothing runs)."""
     from hydra import compose, initialize_config_dir
 
-    from olbench.cli import build_tasks
-    from olbench.harness.tasks import validate
+    from olbench.harness.experiment import build_tasks
+    from olbench.harness.task_checks import validate
 
     with initialize_config_dir(config_dir=str(CONF), version_base=None):
         cfg = compose(config_name="config", overrides=[f"experiment={name}"])
     assert cfg.name == name and cfg.question, f"{name}: needs a name and a question"
-    experiment, tasks = build_tasks(cfg, [f"experiment={name}"], select=False)  # no search
+    experiment, tasks = build_tasks(cfg, [f"experiment={name}"])  # no search
     assert experiment == name and tasks
     skip_unless_local(*(t.stream for t in tasks))   # its datasets, by name or by path
     validate(tasks)

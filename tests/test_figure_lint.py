@@ -215,7 +215,7 @@ def runs(tmp_path_factory) -> dict[str, tuple]:
     from hydra import compose, initialize_config_dir
     from in_memory import run_tasks
 
-    from olbench.cli import build_tasks
+    from olbench.harness.experiment import build_tasks
 
     tmp = tmp_path_factory.mktemp("lint")
     out = {"mixed": _run(MIXED, (0, 1, 2), tmp / "mixed"),

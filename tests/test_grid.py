@@ -10,7 +10,8 @@ import pytest
 
 from olbench.harness.grid import run_grid, run_task
 from olbench.harness.results import RunStore, read_results
-from olbench.harness.tasks import GridError, child_seed, expand, validate
+from olbench.harness.task_checks import validate
+from olbench.harness.tasks import GridError, child_seed, expand
 
 GRID = {
     "streams": [{"key": "separable", "params": {"n": 300, "d": 4, "gamma": 0.1, "R": 1.0}},

@@ -165,7 +165,7 @@ def test_a_rerun_says_how_many_runs_it_reused(tmp_path, capsys):
 def test_each_distinct_failure_is_printed_with_count_and_first_run(tmp_path):
     from olbench.analysis.failures import distinct_failures
     from olbench.analysis.report import write_report
-    from olbench.cli import _closing_lines
+    from olbench.pipeline import closing_lines
 
     grid = {"streams": [{"key": "separable", "params": {"n": 60}},
                         {"key": "libsvm", "params": {"path": str(tmp_path / "a.svm")}},
@@ -181,7 +181,7 @@ def test_each_distinct_failure_is_printed_with_count_and_first_run(tmp_path):
 
     err = io.StringIO()
     with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
-        assert _closing_lines(table, tmp_path / "out", report) == 1
+        assert closing_lines(table, tmp_path / "out", report) == 1
     text = report.read_text()
     assert "6 of 9 runs FAILED (2 distinct errors):" in err.getvalue()
     for name in ("a.svm", "b.svm"):

@@ -175,7 +175,8 @@ def test_ons_projection_in_the_A_norm_meets_its_kkt_conditions():
 def test_grid_blocks_expand_each_block_with_its_own_loss():
     """OCO and classification learners cannot share a stream: an experiment lists blocks,
     each a grid of its own (with the experiment's seeds), and a block may set its loss."""
-    from olbench.harness.tasks import GridError, expand, validate
+    from olbench.harness.task_checks import validate
+    from olbench.harness.tasks import GridError, expand
 
     grid = {"seeds": [0, 1], "blocks": [
         {"streams": ["alternating"], "learners": ["ftl", "ftrl"], "comparators": ["best_point"]},

@@ -18,7 +18,7 @@ from hydra import compose, initialize_config_dir
 from local_data import skip_unless_datasets
 
 import olbench
-from olbench.cli import changed_grid
+from olbench.harness.experiment import changed_grid
 from olbench.harness.tasks import CONF_DIR
 
 ROOT = Path(__file__).resolve().parents[1]

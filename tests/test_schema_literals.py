@@ -34,8 +34,6 @@ TABLE_MODULES = ("analysis/", "cli.py", "api.py", "pipeline.py", "harness/result
 
 #: (module, literal) -> (occurrences, what the literal means there instead of a column)
 ALLOWED = {
-    ("cli.py", "comparator"): (2, "the Hydra configuration group (cfg.get)"),
-    ("cli.py", "loss"): (1, "the configuration's loss key, in the single cell's description"),
     ("analysis/report.py", "learner"): (1, "a noun of the derived question's sentence"),
     ("analysis/report.py", "stream"): (1, "a noun of the derived question's sentence"),
     ("analysis/report.py", "comparator"): (1, "a noun of the derived question's sentence"),

@@ -23,7 +23,7 @@ from matplotlib.legend import Legend
 from matplotlib.text import Text
 
 from olbench import schema as col
-from olbench.cli import build_tasks
+from olbench.harness.experiment import build_tasks
 from olbench.harness.studies import study_module
 
 CONF = Path(__file__).resolve().parents[1] / "conf"

@@ -231,14 +231,16 @@ def skip_reason(error: NotCertified) -> str:
     return f"{TIMED_OUT if isinstance(error, TimedOut) else 'not certified'}: {error}"
 
 
-def _fit_uncached(key: str, params: dict, data: str, checkpoints, version: int, *, X, y, meta):
-    comparator = Comparator.registry.make(key, **params)
+def _fit_uncached(key: str, params: dict, data: str, checkpoints, version: int, *, X, y, meta,
+                  comparator):
+    """``comparator``'s fit, cached by the arguments before ``*`` (its key and parameters,
+    the data's key, the checkpoints, :data:`CACHE_VERSION`): the others are not hashed."""
     return comparator._fit(X, y, meta, checkpoints)
 
 
 def _fit_stream_uncached(key: str, params: dict, data: str, checkpoints, version: int, *,
-                         stream, meta):
-    comparator = Comparator.registry.make(key, **params)
+                         stream, meta, comparator):
+    """:func:`_fit_uncached` of a fit over a stream read chunk by chunk."""
     return comparator._fit_stream(stream, meta, checkpoints)
 
 
@@ -258,6 +260,43 @@ class Comparator(Component):
     #: the fit is a linear u of the input space (``fit.u``); False: a function of another
     #: space (a kernel's RKHS), whose fit has margins and losses but ``u = None``
     linear: ClassVar[bool] = True
+
+    @classmethod
+    def problem_with(cls, task: str | None, loss: str | None, run_loss: str | None = None
+                     ) -> str | None:
+        """Why a comparator of this class, fitted in ``loss`` (its own; a grid gives one whose
+        loss is null the run's), cannot measure the runs of a learner of ``task``
+        (classification, regression, oco; None: not asked) whose per-round loss is
+        ``run_loss`` (None: not asked); None when it can. The one rule between a comparator
+        and a run's task: a comparator of a declared task (an OCO set's) measures that task
+        only, else the task of its loss (a hinge comparator is not fitted for a regressor);
+        and regret in the run's loss against a fit in another loss needs both losses of one
+        task (a hinge fit cannot measure a squared-loss run). Read from the class and the
+        loss, so that a grid asks it of a spec without building the comparator.
+
+        >>> Comparator.problem_with("regression", "hinge")
+        'a classification loss (hinge) cannot measure a regression learner'
+        >>> Comparator.problem_with("classification", "hinge"), Comparator.problem_with(
+        ...     "classification", None)
+        (None, None)
+        >>> print(Comparator.problem_with(None, "hinge", run_loss="squared"))
+        a classification loss (hinge) cannot measure a regression run (squared loss): leave the \
+comparator's loss null (it then takes the run's)
+        """
+        declared = getattr(cls, "task", None)
+        if task is not None and isinstance(declared, str):
+            return None if declared == task else \
+                f"a comparator of {declared} runs cannot measure a {task} learner"
+        if loss is None:
+            return None
+        own = get_loss(loss).task
+        if task is not None and own != task:
+            return f"a {own} loss ({loss}) cannot measure a {task} learner"
+        if run_loss is not None and loss != run_loss and own != get_loss(run_loss).task:
+            return (f"a {own} loss ({loss}) cannot measure a {get_loss(run_loss).task} run "
+                    f"({run_loss} loss): leave the comparator's loss null (it then takes the "
+                    f"run's)")
+        return None
 
     def fit(self, X, y, meta=None, *, checkpoints=None, cache="default") -> ComparatorFit:
         self.validate()
@@ -313,6 +352,7 @@ class Comparator(Component):
         :func:`_fit_stream_uncached`, on ``data_args``) by this process alone
         (:mod:`._cache`: the others asking for it meanwhile wait, then read it) and
         journaled."""
+        data_args = {**data_args, "comparator": self}   # solved by this one, not a rebuilt one
         cached = memory.cache(solve, ignore=list(data_args))
         key = (self.key, self.get_params(), data, checkpoints, CACHE_VERSION)
         if cached.check_call_in_cache(*key, **data_args):

@@ -12,116 +12,25 @@ process, and the grid goes on (:func:`_compute`).
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import re
 import sys
 import time
-import traceback
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pandas as pd
-from hydra.utils import instantiate
 
 from olbench import schema as col
 from olbench.harness.interrupt import exit_with_parent
-from olbench.harness.outputs import FinishedRun, attach, run_outputs
-from olbench.harness.prefit import comparator_fits, fit_before_runs
-from olbench.harness.results import RunBatch, RunLocks, RunStore, versions
+from olbench.harness.prefit import fit_before_runs
+from olbench.harness.results import RunBatch, RunLocks, RunStore
+from olbench.harness.run_one import Prebuilt, error_frame, identified, identity, run_task
 from olbench.harness.side import write_grid
-from olbench.harness.streamed import (  # noqa: F401  (load_stream, CACHE_FILES_UP_TO: the grid's)
-    CACHE_FILES_UP_TO,
-    cache_only_shared,
-    load_stream,
-    out_of_core_bytes,
-    refuse_unstreamable,
-    run_streamed,
-)
-from olbench.harness.tasks import Task, registry_key
+from olbench.harness.streamed import cache_only_shared, refuse_unstreamable
+from olbench.harness.tasks import Task
 from olbench.resources import capped_jobs
-
-
-# ----------------------------------------------------------------------------- one run
-def _flat_params(prefix: str, spec: dict) -> dict[str, Any]:
-    out = {}
-    for name, value in spec.items():
-        if name.startswith("_"):
-            continue
-        scalar = value is None or isinstance(value, (bool, int, float, str))
-        out[f"{prefix}_{name}"] = value if scalar else json.dumps(value)
-    return out
-
-
-def run_task(task: Task) -> pd.DataFrame:
-    """Run one task and return its rows; an exception becomes one row with status=error."""
-    from olbench.comparators._duality import time_limit
-
-    start = time.perf_counter()
-    ident = _identity(task)
-    try:
-        with time_limit(task.solver_time_limit):
-            rows = _measured(task, ident)
-    except Exception as error:  # recorded as a row; the grid goes on
-        message = f"error: {type(error).__name__}: {error}"
-        rows = _error_frame(message, "".join(traceback.format_exception(error)))
-    return _identified(rows, ident, start)
-
-
-def _measured(task: Task, ident: dict[str, Any]) -> pd.DataFrame:
-    """The rows of one run (:func:`run_task` without its error handling); fills ``ident``
-    with what the run learns about its stream and learner."""
-    import olbench
-    from olbench.checkpoints import run_checkpoints
-    from olbench.metrics import metrics_table, summary_table
-
-    stream, whole = load_stream(task.stream, task.cache_dir, bool(task.comparators))
-    learner = instantiate(task.learner, _convert_="all")
-    ident.update({col.STREAM: stream.name, col.LEARNER: learner.name})
-    meta = stream.meta if whole is None else whole[2]
-    ks = run_checkpoints(meta, task.checkpoints, task.spacing)
-    if out_of_core_bytes(task.stream) is not None:   # sums at the checkpoints, no record
-        trace = run_streamed(learner, stream, loss=task.loss, checkpoints=ks,
-                             memory_limit=task.memory_limit)
-        fits = comparator_fits(task, learner.task, stream, meta, ks) if task.comparators \
-            else {}
-        rows = summary_table(trace, learner=learner, meta=meta, fits=fits, bounds=task.bounds)
-    else:
-        data = (stream,) if whole is None else whole[:2]
-        trace = olbench.run(learner, *data, loss=task.loss, checkpoints=ks,
-                            memory_limit=task.memory_limit)
-        fits = comparator_fits(task, learner.task, whole[:2], meta, ks) if task.comparators \
-            else {}
-        rows = metrics_table(trace, learner=learner, meta=meta, fits=fits, checkpoints=ks,
-                             bounds=task.bounds)
-    rows[col.TIME_S] = trace.time_at(rows[col.T].to_numpy())
-    rows[col.STATUS] = col.OK
-    ident.update({col.STREAM_N: meta.n, col.STREAM_D: meta.d, col.STREAM_RADIUS: meta.radius,
-                  col.STREAM_MARGIN: meta.margin, col.STREAM_FINGERPRINT: meta.fingerprint})
-    # what figures need of the run besides its rows (final weights, points, switches ...)
-    return attach(rows, run_outputs(FinishedRun(stream, meta, trace.state,
-                                                None if whole is None else whole[:2])))
-
-
-def _identity(task: Task) -> dict[str, Any]:
-    """The columns that say which run a row belongs to, known before anything is built."""
-    return {col.EXPERIMENT: task.experiment, col.RUN_ID: task.run_id, col.SEED: task.seed,
-            col.STREAM_KEY: registry_key(task.stream),
-            col.LEARNER_KEY: registry_key(task.learner),
-            **_flat_params(col.STREAM, task.stream), **_flat_params(col.LEARNER, task.learner)}
-
-
-def _error_frame(message: str, detail: str) -> pd.DataFrame:
-    return pd.DataFrame({col.STATUS: [message], col.TRACEBACK: [detail[-4000:]]})
-
-
-def _identified(rows: pd.DataFrame, ident: dict[str, Any], start: float) -> pd.DataFrame:
-    for column, value in {**ident, **versions()}.items():
-        rows[column] = value
-    rows[col.WALL_S] = time.perf_counter() - start
-    return rows
 
 
 # ----------------------------------------------------------------------------- crashed workers
@@ -163,7 +72,7 @@ def run_alone(tasks: list[Task]) -> Iterator[pd.DataFrame]:
                 message = (f"error: WorkerDied: the worker process running this run died "
                            f"({_exit_codes(error)}), also when re-run alone: a crash in native "
                            "code (segmentation fault, abort) or the memory limit")
-                yield _identified(_error_frame(message, str(error)), _identity(task), start)
+                yield identified(error_frame(message, str(error)), identity(task), start)
     finally:  # nothing runs after the last result; on an interrupt, stop it now
         if executor is not None:
             executor.shutdown(wait=True, kill_workers=True)
@@ -227,7 +136,8 @@ def _backend(backend: str, n_jobs: int, scheduler: str | None,
 def run_grid(tasks: list[Task], folder: str | Path, *, n_jobs: int = -1,
              backend: str = "loky", scheduler: str | None = None, force: bool = False,
              progress: bool = True, batch_size: int | str = "auto",
-             scheduler_timeout: float = 5.0) -> pd.DataFrame:
+             scheduler_timeout: float = 5.0, prebuilt: dict[str, Prebuilt] | None = None
+             ) -> pd.DataFrame:
     """Run the tasks not yet finished in ``folder`` and return the merged table of all.
 
     First the comparators the runs need are fitted, each distinct problem once, into the
@@ -240,6 +150,8 @@ def run_grid(tasks: list[Task], folder: str | Path, *, n_jobs: int = -1,
     runs is then renamed ``*.corrupt``). Each run is locked
     while it is computed (:class:`olbench.harness.results.RunLocks`): a second ``olbench`` on the
     same folder takes the runs nobody holds, then waits for the others (and says so).
+    ``prebuilt``: components the checks built, by run id (:mod:`olbench.harness.run_one`),
+    each given to its run.
     """
     refuse_unstreamable(tasks)   # before anything runs or is written
     store = RunStore(Path(folder))
@@ -259,15 +171,17 @@ def run_grid(tasks: list[Task], folder: str | Path, *, n_jobs: int = -1,
         try:
             with _backend(backend, n_jobs, scheduler, scheduler_timeout):
                 todo = fit_before_runs(todo, progress)   # each distinct fit once, first
+                prebuilt = dict(prebuilt or {})   # each handed over once, then dropped
                 _compute(_claimed(todo, store, locks, force, busy), store, locks, len(todo),
-                         batch_size, progress, desc)
+                         batch_size, progress, desc, prebuilt)
                 pending = [t for t in busy if force or not store.is_finished(t.run_id)]
                 store.rejected.clear()  # a file read mid-write by its owner is not corrupt
                 if pending:
                     print(f"olbench: waiting for {len(pending)} run(s) that another olbench "
                           f"process is computing in {store.folder}", file=sys.stderr)
                     _compute(_claimed(pending, store, locks, force, wait=True), store, locks,
-                             len(pending), batch_size, progress, f"{desc}: after waiting")
+                             len(pending), batch_size, progress, f"{desc}: after waiting",
+                             prebuilt)
         finally:
             locks.release_all()
     store.set_aside(damaged)  # their runs are in new files now
@@ -293,7 +207,8 @@ def _claimed(tasks: list[Task], store: RunStore, locks: RunLocks, force: bool,
 
 
 def _compute(tasks: Iterator[Task], store: RunStore, locks: RunLocks, total: int,
-             batch_size: int | str, progress: bool, desc: str) -> None:
+             batch_size: int | str, progress: bool, desc: str,
+             prebuilt: dict[str, Prebuilt] | None = None) -> None:
     from joblib import Parallel, delayed
     from tqdm.auto import tqdm
 
@@ -318,7 +233,8 @@ def _compute(tasks: Iterator[Task], store: RunStore, locks: RunLocks, total: int
         warnings.filterwarnings("ignore", message=".*still being processed by the workers")
         while True:
             results = Parallel(return_as="generator_unordered", batch_size=batch_size)(
-                delayed(run_task)(task) for task in dispatch(source))
+                delayed(run_task)(task, (prebuilt or {}).pop(task.run_id, None))
+                for task in dispatch(source))
             try:
                 for rows in results:
                     save(rows)

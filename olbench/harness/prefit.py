@@ -1,5 +1,6 @@
 """The comparator fits of a grid: each distinct problem fitted once, before the runs are
-dispatched (:func:`fit_before_runs`); each run then takes its fits (:func:`comparator_fits`).
+dispatched (:func:`fit_before_runs`); each run then takes its fits
+(:func:`olbench.harness.run_one.comparator_fits`).
 
 A comparator's fit depends on the stream's data, not on the learner: the runs of four
 learners on one stream need one fit, and so do the permutations of one dataset (fits are
@@ -24,15 +25,12 @@ the runs, which record them as error rows.
 
 from __future__ import annotations
 
-import functools
-import json
 import sys
 from dataclasses import dataclass, replace
 from typing import Any
 
-from hydra.utils import get_class, instantiate
-
-from olbench.harness.tasks import Task
+from olbench.harness.run_one import build, fit_on, spec_key
+from olbench.harness.tasks import Task, comparator_problem, component_class, learner_task
 
 
 @dataclass(frozen=True)
@@ -49,55 +47,11 @@ class FitJob:
     solver_time_limit: float | None
 
 
-def _loss_task(loss: str | None) -> str | None:
-    from olbench.losses import get_loss
-
-    return None if loss is None else get_loss(loss).task
-
-
-def _declared_task(spec: dict) -> str | None:
-    declared = _class_attribute(spec["_target_"], "task")
-    return declared if isinstance(declared, str) else None
-
-
-@functools.cache   # per class, not per run (a grid of 20,000 seeds asks 20,000 times)
-def _class_attribute(target: str, name: str) -> Any:
-    return getattr(get_class(target), name, None)
-
-
-def comparator_task(spec: dict) -> str | None:
-    """The task a comparator measures: declared by its class (OCO comparators), else that of
-    its loss (None: any)."""
-    return _declared_task(spec) or _loss_task(spec.get("loss"))
-
-
-def other_task(spec: dict, task: str) -> str:
-    """Why a comparator of another task is not fitted (a hinge comparator for a regressor)."""
-    if _declared_task(spec):
-        return f"a comparator of {_declared_task(spec)} runs cannot measure a {task} learner"
-    return f"a {_loss_task(spec['loss'])} loss ({spec['loss']}) cannot measure a {task} learner"
-
-
-def spec_key(spec: dict) -> str:
-    """A spec as canonical JSON: the key of a comparator (or a stream) among specs."""
-    return json.dumps(spec, sort_keys=True, default=str)
-
-
 def _group(task: Task) -> str:
     """What the fits of a task depend on besides the comparator: its stream instance, its
     checkpoints (prefix comparators), its cache and its time limit."""
     return spec_key([task.stream, task.checkpoints, task.spacing, task.cache_dir,
                      task.solver_time_limit])
-
-
-def _learner_task(spec: dict, known: dict[str, str | None]) -> str | None:
-    key = spec_key(spec)
-    if key not in known:   # built once per learner setting, not once per task
-        try:
-            known[key] = instantiate(spec, _convert_="all").task
-        except Exception:  # the run records why it cannot be built
-            known[key] = None
-    return known[key]
 
 
 def fit_jobs(tasks: list[Task]) -> list[FitJob]:
@@ -112,7 +66,6 @@ def fit_jobs(tasks: list[Task]) -> list[FitJob]:
     jobs: dict[str, dict[str, dict]] = {}
     first: dict[str, Task] = {}
     runs: dict[str, int] = {}
-    learners: dict[str, str | None] = {}
     for task in tasks:
         if not task.cache_dir or not task.comparators:
             continue
@@ -121,9 +74,9 @@ def fit_jobs(tasks: list[Task]) -> list[FitJob]:
         wanted = jobs.setdefault(group, {})
         first.setdefault(group, task)
         for spec in task.comparators:
-            if not _class_attribute(spec["_target_"], "cacheable"):
+            if not component_class(spec["_target_"]).cacheable:
                 continue
-            if comparator_task(spec) in (None, _learner_task(task.learner, learners)):
+            if comparator_problem(spec, learner_task(task.learner)) is None:
                 wanted.setdefault(spec_key(spec), spec)
     return [FitJob(g, first[g].stream, tuple(specs.values()), first[g].checkpoints,
                    first[g].spacing, first[g].cache_dir, first[g].solver_time_limit)
@@ -147,7 +100,7 @@ def run_fit_job(job: FitJob) -> tuple[str, list[tuple[str, str]]]:
             return job.key, skips
         for spec in job.comparators:
             try:
-                fit = fit_on(instantiate(spec, _convert_="all"), stream if whole is None
+                fit = fit_on(build(spec), stream if whole is None
                              else whole[:2], meta, ks, job.cache_dir)
             except Exception:
                 continue
@@ -188,31 +141,3 @@ def fit_before_runs(tasks: list[Task], progress: bool = True) -> list[Task]:
         results.close()
     return [replace(t, known_skips=skips[_group(t)]) if skips and _group(t) in skips else t
             for t in tasks]
-
-
-def fit_on(comparator, data, meta, ks, cache):
-    """``comparator``'s fit on ``data``: the rows ``(X, y)`` held in memory, or a stream
-    read chunk by chunk (an out-of-core file: :meth:`~olbench.comparators.Comparator.
-    fit_stream`)."""
-    if isinstance(data, tuple):
-        return comparator.fit(*data, meta, checkpoints=ks, cache=cache)
-    return comparator.fit_stream(data, meta, checkpoints=ks, cache=cache)
-
-
-def comparator_fits(task: Task, learner_task: str, data, meta, ks) -> dict[str, Any]:
-    """A run's comparator fits by name (its stream's ``data`` as :func:`fit_on` takes them,
-    ``meta`` and checkpoints ``ks``): from the cache (:func:`fit_before_runs` fitted them),
-    a skip that stage found, or fitted here (no cache); a comparator of another task than
-    the learner's is a skip saying so."""
-    fits = {}
-    known = dict(task.known_skips)
-    for spec in task.comparators:
-        comparator = instantiate(spec, _convert_="all")
-        if comparator_task(spec) not in (None, learner_task):
-            fit = comparator._skip(other_task(spec, learner_task), spec.get("loss"))
-        elif spec_key(spec) in known:
-            fit = comparator._skip(known[spec_key(spec)], spec.get("loss"))
-        else:
-            fit = fit_on(comparator, data, meta, ks, task.cache_dir)
-        fits[comparator.name] = fit
-    return fits

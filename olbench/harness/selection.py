@@ -33,13 +33,12 @@ from __future__ import annotations
 
 import copy
 import functools
-import json
 from collections.abc import Callable, Sequence
 from typing import Any
 
 import pandas as pd
-from hydra.utils import instantiate
 
+from olbench.harness.run_one import build
 from olbench.harness.streamed import out_of_core_bytes
 from olbench.harness.tasks import GridError, _plain, child_seed, component_specs
 from olbench.names import drop_param
@@ -109,7 +108,7 @@ def online_mistakes(learner_spec: dict, X, y=None) -> int:
     import olbench
     from olbench.harness.streamed import run_streamed
 
-    learner = instantiate(learner_spec, _convert_="all")
+    learner = build(learner_spec)
     if y is None:
         return int(run_streamed(learner, X, checkpoints=[X.meta.n], tie="libol").cum_mistakes[-1])
     return olbench.run(learner, X, y, tie="libol").n_mistakes
@@ -138,11 +137,6 @@ def _searches(entry: dict, domains: dict) -> list[tuple[str, list]]:
     return [(param, list(domains[domain])) for param, domain in select.items()]
 
 
-def algorithm_name(entry: dict, spec: dict) -> str:
-    """The entry's ``name`` (LIBOL's name of the algorithm), else the learner's own name."""
-    return entry.get("name") or instantiate(spec, _convert_="all").name
-
-
 def without_selection(grid: Any) -> dict:
     """The grid with the selection fields of its learner entries removed (each learner at its
     configured values): what composes and validates without running anything."""
@@ -160,21 +154,14 @@ def select_grid(grid: Any, select: Any, cache_dir: str | None = None
 
     Returns the per-stream grids with the chosen values in each learner's ``params``, the
     selection table (:data:`SELECTION_COLUMNS`), and ``{learner name: algorithm name}``.
+    A run of the command asks once (:func:`olbench.pipeline.plan`).
     """
     grid, select = _plain(grid), _plain(select) or {}
-    key = json.dumps([grid, select, cache_dir], sort_keys=True, default=str)
-    if key not in _DONE:   # the CLI asks twice: for the tasks, then for the report
-        if cache_dir:
-            from joblib import Memory
+    if cache_dir:
+        from joblib import Memory
 
-            _DONE[key] = Memory(str(cache_dir), verbose=0).cache(_select_grid)(grid, select)
-        else:
-            _DONE[key] = _select_grid(grid, select)
-    grids, table, names = _DONE[key]
-    return copy.deepcopy(grids), table.copy(), dict(names)
-
-
-_DONE: dict[str, tuple] = {}
+        return Memory(str(cache_dir), verbose=0).cache(_select_grid)(grid, select)
+    return _select_grid(grid, select)
 
 
 def _select_grid(grid: dict, select: dict) -> tuple[list[dict], pd.DataFrame, dict[str, str]]:
@@ -188,7 +175,7 @@ def _select_grid(grid: dict, select: dict) -> tuple[list[dict], pd.DataFrame, di
     for stream_entry in grid.get("streams") or []:
         stream_spec = component_specs("stream", [stream_entry])[0]
         selection_spec = _selection_stream(stream_spec, seed)
-        stream = instantiate(selection_spec, _convert_="all")
+        stream = build(selection_spec)
         X, y = (stream, None) if out_of_core_bytes(selection_spec) else stream.materialize()
         learners = []
         for entry in entries:
@@ -201,8 +188,8 @@ def _select_grid(grid: dict, select: dict) -> tuple[list[dict], pd.DataFrame, di
                                **{name: chosen[name] for name, _ in searches}}
             learners.append(plain)
             for spec in component_specs("learner", [plain]):
-                algorithm = algorithm_name(entry, spec)
-                names[instantiate(spec, _convert_="all").name] = algorithm
+                learner_name = build(spec).name   # the entry's name: LIBOL's, else its own
+                algorithm = names[learner_name] = entry.get("name") or learner_name
             records += [(drop_param(stream.name), algorithm, *r) for r in found]
         grids.append({**copy.deepcopy(grid), "streams": [stream_entry], "learners": learners})
     table = pd.DataFrame(records, columns=list(SELECTION_COLUMNS))

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from hydra.utils import get_class, instantiate
+from hydra.utils import get_class
 
 from olbench.checkpoints import RunningSums
 
@@ -85,20 +85,24 @@ def out_of_core_bytes(spec: dict) -> int | None:
     return size if size is not None and size > CACHE_FILES_UP_TO else None
 
 
-def _materialize(spec: dict, stamp: tuple | None):
-    stream = instantiate(spec, _convert_="all")
+def _materialize(spec: dict, stamp: tuple | None, stream):
+    """The rows and meta of ``stream``, which ``spec`` describes (with the files' ``stamp``,
+    the key of the parse cache)."""
     X, y = stream.materialize()
     return X, y, stream.meta
 
 
-def load_stream(spec: dict, cache_dir: str | None, whole: bool):
+def load_stream(spec: dict, cache_dir: str | None, whole: bool, stream=None):
     """The stream of a task: ``(stream, None)`` to run chunk by chunk, or
     ``(stream, (X, y, meta))`` held in memory: a file stream of at most
     :data:`CACHE_FILES_UP_TO` bytes with a cache (parsed once per grid: cached on disk with
     joblib.Memory, keyed by the spec and the files' size and mtime), or any other stream
     not out of core when ``whole`` (comparators need all the rows). An out-of-core stream
-    is never loaded whole (:func:`out_of_core_bytes`)."""
-    stream = instantiate(spec, _convert_="all")
+    is never loaded whole (:func:`out_of_core_bytes`). ``stream``: the stream of ``spec``
+    if it is built already (else built here)."""
+    from olbench.harness.run_one import build
+
+    stream = build(spec) if stream is None else stream
     stamp = file_stamp(spec)
     size = None if stamp is None else file_bytes(stamp)
     if size is not None and size > CACHE_FILES_UP_TO:
@@ -106,8 +110,8 @@ def load_stream(spec: dict, cache_dir: str | None, whole: bool):
     if cache_dir and stamp is not None:
         from joblib import Memory
 
-        cached = Memory(str(cache_dir), verbose=0).cache(_materialize)
-        return stream, cached(spec, stamp)
+        cached = Memory(str(cache_dir), verbose=0).cache(_materialize, ignore=["stream"])
+        return stream, cached(spec, stamp, stream)
     if not whole:
         return stream, None
     X, y = stream.materialize()
@@ -126,11 +130,11 @@ def unstreamable(tasks) -> list[str]:
     (file, comparator) whose fit needs every row in memory (:meth:`streamed_problem`), with
     the file's size and the ways out. Comparators of another task than the learner's are
     not fitted, so not counted."""
-    from olbench.harness.prefit import _learner_task, comparator_task, spec_key
+    from olbench.harness.run_one import build, spec_key
+    from olbench.harness.tasks import comparator_problem, learner_task
 
     sizes: dict[str, int | None] = {}
     found: dict[tuple, str] = {}
-    learners: dict[str, str | None] = {}
     for task in tasks:
         if not task.comparators or not _file_backed(task.stream):
             continue
@@ -139,11 +143,11 @@ def unstreamable(tasks) -> list[str]:
             sizes[key] = out_of_core_bytes(task.stream)
         if sizes[key] is None:
             continue
-        learner_task = _learner_task(task.learner, learners)
+        measured = learner_task(task.learner)
         for spec in task.comparators:
-            if comparator_task(spec) not in (None, learner_task):
+            if comparator_problem(spec, measured):   # not fitted, so not counted
                 continue
-            comparator = instantiate(spec, _convert_="all")
+            comparator = build(spec)
             problem = comparator.streamed_problem()
             where = _where(task.stream)
             if problem and (where, comparator.name) not in found:
@@ -176,7 +180,7 @@ def cache_only_shared(tasks: list) -> list:
     other run would read that copy, which held a 201 MiB file (10^6 rows) at 786 MiB."""
     from dataclasses import replace
 
-    from olbench.harness.prefit import spec_key
+    from olbench.harness.run_one import spec_key
 
     files = [t for t in tasks if not t.comparators and t.cache_dir and _file_backed(t.stream)]
     if not files:

@@ -19,8 +19,10 @@ other with the grid's seeds::
       - {streams: [sinc], learners: [rls]}
 
 A *task* is one (stream, learner, seed), measured against every comparator of the grid
-(comparators never rerun a learner). One loss flows through a task (:func:`run_loss`): the
-command's ``loss`` if set, else the learner's own (:attr:`Learner.default_loss`: OGD's
+(comparators never rerun a learner). A task holds specs: what it needs of its components
+is read from their classes (:func:`component_class`), none is built here (that is
+:mod:`olbench.harness.run_one`'s). One loss flows through a task (:func:`run_loss`): the
+command's ``loss`` if set, else the learner's own (:meth:`Learner.default_loss_for`: OGD's
 ``loss``, otherwise hinge or squared by task); a comparator whose ``loss`` is null takes it
 (:func:`with_run_loss`), one that names its own loss keeps it. The stream's ``seed`` is a
 child of the run seed, derived here, before dispatch, so the table is the same whatever
@@ -46,11 +48,11 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from hydra.utils import get_class, instantiate
+from hydra.utils import get_class
 from omegaconf import DictConfig, ListConfig, OmegaConf
 
 from olbench.learners.initial import init_label, is_given
-from olbench.learning_task import COMPARATOR_FOR, comparator_mismatch, learner_mismatch
+from olbench.learning_task import COMPARATOR_FOR, comparator_mismatch
 
 CONF_DIR = Path(__file__).resolve().parents[2] / "conf"
 GROUPS = ("streams", "learners", "comparators")
@@ -162,7 +164,7 @@ def _with_seed(spec: dict, seed: int) -> dict:
 
 @functools.cache   # per class, not per seed (inspect.signature: 0.1 ms a call)
 def _has_seed(target: str) -> bool:
-    return "seed" in get_class(target).param_names()
+    return "seed" in component_class(target).param_names()
 
 
 def _with_learner_seed(spec: dict, seed: int) -> dict:
@@ -185,9 +187,37 @@ def _with_learner_seed(spec: dict, seed: int) -> dict:
     return {**spec, **derived} if derived else spec
 
 
+@functools.cache   # per class, not per run (a grid of 20,000 seeds asks 20,000 times)
+def component_class(target: str) -> type:
+    """The class a ``_target_`` names: what a task reads of its components, never built."""
+    return get_class(target)
+
+
+def params_of(spec: dict) -> dict:
+    """The hyper-parameters of a ``_target_`` spec."""
+    return {k: v for k, v in spec.items() if not k.startswith("_")}
+
+
+def learner_task(spec: dict) -> str | None:
+    """The task the learner of ``spec`` does (:meth:`~olbench.learners.base.Learner.
+    task_for`), read from its class; None when the class cannot be found (the checks name
+    the problem)."""
+    try:
+        return component_class(spec["_target_"]).task_for(params_of(spec))
+    except Exception:
+        return None
+
+
+def comparator_problem(spec: dict, task: str | None) -> str | None:
+    """Why the comparator of ``spec`` cannot measure the runs of a learner of ``task``
+    (:meth:`~olbench.comparators.Comparator.problem_with`, read from its class)."""
+    return component_class(spec["_target_"]).problem_with(task, spec.get("loss"))
+
+
 def run_loss(loss: str | None, learner: dict) -> str | None:
     """The loss a run measures: ``loss`` (the command's) if given, else the learner's
-    :attr:`~olbench.learners.base.Learner.default_loss`.
+    (:meth:`~olbench.learners.base.Learner.default_loss_for` its parameters, read from its
+    class; None when the class cannot be found: the checks name the problem).
 
     >>> run_loss(None, {"_target_": "olbench.learners.ogd.OGD", "loss": "logistic"})
     'logistic'
@@ -196,16 +226,10 @@ def run_loss(loss: str | None, learner: dict) -> str | None:
     """
     if loss is not None:
         return loss
-    key = json.dumps(learner, sort_keys=True, default=str)
-    if key not in _DEFAULT_LOSS:  # built once per setting, not once per seed
-        try:
-            _DEFAULT_LOSS[key] = instantiate(learner, _convert_="all").default_loss
-        except Exception:  # a learner that cannot be built: validate() names the problem
-            _DEFAULT_LOSS[key] = None
-    return _DEFAULT_LOSS[key]
-
-
-_DEFAULT_LOSS: dict[str, str | None] = {}
+    try:
+        return component_class(learner["_target_"]).default_loss_for(params_of(learner))
+    except Exception:
+        return None
 
 
 def with_run_loss(comparator: dict, loss: str | None) -> dict:
@@ -295,145 +319,23 @@ def single_cell(stream: Any, learner: Any, comparator: Any, *, seeds: Iterable[i
             for s in seeds]
 
 
-def validate(tasks: list[Task]) -> None:
-    """Raise :class:`GridError` naming every problem of :func:`task_problems`, if any."""
-    problems = task_problems(tasks)
-    if problems:
-        raise GridError("\n".join(problems))
-
-
-def task_problems(tasks: list[Task]) -> list[str]:
-    """Every problem of the tasks, found before any run: each distinct component built once
-    and its parameters checked; each learner doing the task (classification, regression,
-    ...) of its stream; listed checkpoints within each stream's rounds, where the stream's
-    parameters say how many (:meth:`~olbench.streams.base.Stream.known_rounds`). The
-    tasks of many seeds of one setting share their components (a stream's seed is derived,
-    valid by construction: :func:`_seedless`), so 20,000 seeds are checked as one."""
-    problems: list[str] = []
-    built: dict[str, Any] = {}
-    settings: set[tuple] = set()
-    for task in tasks:
-        # one JSON text per spec object: the tasks of many seeds share their learner spec
-        setting = (_seedless_key(task.stream), _spec_key(task.learner),
-                   tuple(map(_spec_key, task.comparators)), task.checkpoints)
-        if setting in settings:
-            continue
-        settings.add(setting)
-        components = [("stream", setting[0], task.stream), ("learner", setting[1], task.learner),
-                      *[("comparator", k, c) for k, c in zip(setting[2], task.comparators)]]
-        for role, key, spec in components:
-            if (role, key) not in built:
-                built[role, key] = _built(role, spec, problems)
-        stream, learner = built["stream", setting[0]], built["learner", setting[1]]
-        if stream is None or learner is None:
-            continue
-        problems += [p for p in [_same_task_problem(task, stream, learner),
-                                  _rounds_problem(task, stream),
-                                  _memory_problem(task, stream, learner),
-                                  _init_problem(task, stream, learner),
-                                  _range_problem(task, stream, learner)]
-                     if p is not None and p not in problems]
-    return problems
-
-
-def _range_problem(task: Task, stream: Any, learner: Any) -> str | None:
-    """A learner of losses in a range (Hedge, the weighted majority: [0, 1]) on a stream
-    whose parameters put its entries outside it (linear losses in [-G, G])."""
-    needed, given = getattr(learner, "loss_range", None), stream.value_range()
-    if needed is None or given is None or needed[0] <= given[0] and given[1] <= needed[1]:
-        return None
-    from olbench.learning_task import learners_for
-
-    others = [k for k in learners_for("oco") if k.split(" ")[0] not in
-              {registry_key(task.learner), "hedge", "weighted_majority"}]
-    return (f"learner {registry_key(task.learner)} learns from losses in "
-            f"[{needed[0]:g}, {needed[1]:g}] but stream {registry_key(task.stream)} has entries "
-            f"in [{given[0]:g}, {given[1]:g}]; use stream=experts, or a learner of such "
-            f"losses: {', '.join(others)}")
-
-
-def _init_problem(task: Task, stream: Any, learner: Any) -> str | None:
-    """A given initial vector (``learner.init=[...]`` or a file) of another length than the
-    stream's rows, where the stream's parameters say how long they are."""
-    from olbench.learners.initial import initial_weights, is_given
-
-    init, d = getattr(learner, "init", "zeros"), stream.known_features()
-    if d is None or not is_given(init):
-        return None
-    try:
-        initial_weights(init, 0, d)
-    except ValueError as error:
-        return (f"learner {registry_key(task.learner)}: {error} (stream "
-                f"{registry_key(task.stream)})")
-    return None
-
-
-def _memory_problem(task: Task, stream: Any, learner: Any) -> str | None:
-    """A run that could not fit whatever the data hold: the learner's footprint at the
-    fewest rows and features the stream's parameters allow (1 where they do not say)
-    already exceeds the memory free or ``run.memory_limit``. What only the data tell is
-    checked again by :func:`olbench.run` before it allocates."""
-    from olbench.resources import memory_problem
-
-    try:
-        problem = memory_problem(learner, n=stream.known_rounds() or 1,
-                                 d=stream.known_features() or 1, limit=task.memory_limit)
-    except (ValueError, TypeError):   # a bad memory_limit: the configuration check names it
-        return None
-    return None if problem is None else (f"learner {registry_key(task.learner)} on stream "
-                                         f"{registry_key(task.stream)}: {problem}")
-
-
-def _spec_key(spec: dict) -> str:
-    return json.dumps(spec, sort_keys=True, default=str)
-
-
-def _seedless_key(spec: dict) -> str:
-    return _spec_key(_seedless(spec))
-
-
-def _built(role: str, spec: dict, problems: list[str]) -> Any:
-    """The component of a spec, its parameters checked; None (and a problem) if it fails."""
-    try:
-        component = instantiate(spec, _convert_="all")
-        component.validate()
-        return component
-    except Exception as error:
-        cause = error.__cause__ or error
-        problems.append(f"{role} {registry_key(spec) or spec.get('_target_')}: {cause}")
-        return None
-
-
-def _rounds_problem(task: Task, stream: Any) -> str | None:
-    rounds = stream.known_rounds()
-    if rounds is None or not isinstance(task.checkpoints, tuple) \
-            or max(task.checkpoints) <= rounds:
-        return None
-    return (f"run.checkpoints={list(task.checkpoints)}: round {max(task.checkpoints)} is "
-            f"beyond the {rounds} rounds of stream {registry_key(task.stream)}")
-
-
-def _seedless(spec: dict) -> dict:
-    """A stream spec without its seeds, which :func:`_with_seed` derived from the run seed
-    (valid by construction): the streams of 1,000 seeds of one setting are checked once.
-
-    >>> _seedless({"n": 5, "seed": 7, "stream": {"seed": 8, "d": 2}})
-    {'n': 5, 'stream': {'d': 2}}
-    """
-    return {k: _seedless(v) if isinstance(v, dict) else v for k, v in spec.items()
-            if k != "seed"}
-
-
-def _same_task_problem(task: Task, stream: Any, learner: Any) -> str | None:
-    """The learner does its stream's task: the rule :func:`olbench.run` applies
-    (:func:`olbench.learning_task.learner_mismatch`), on the built components, so that a
-    task decided by a parameter (OGD's loss, a dataset's card, a file's ``task``) counts."""
-    return learner_mismatch(learner, stream)
-
-
 def registry_key(spec: dict) -> str | None:
     """The registry key of the class a ``_target_`` spec builds (None if it has none)."""
-    return getattr(get_class(spec["_target_"]), "key", None)
+    return getattr(component_class(spec["_target_"]), "key", None)
+
+
+def _described(spec: dict) -> tuple[type, dict] | None:
+    """The class of a spec and its hyper-parameters, defaults filled in; None when the spec
+    describes no component (a class not found, a parameter it does not have: the checks of
+    the configuration name the problem)."""
+    try:
+        cls = component_class(spec["_target_"])
+    except Exception:
+        return None
+    params = params_of(spec)
+    if set(params) - set(cls.param_names()):
+        return None
+    return cls, {**cls.param_defaults(), **params}
 
 
 def cell_comparator(learner_spec: Any, comparator_spec: Any, *, chosen: bool) -> Any:
@@ -443,33 +345,31 @@ def cell_comparator(learner_spec: Any, comparator_spec: Any, *, chosen: bool) ->
     (:data:`~olbench.learning_task.COMPARATOR_FOR`): the configured default for classification
     and regression,
     ``best_point`` on the learner's feasible set and loss for online convex optimisation.
-    Specs are ``_target_`` mappings (or configs); a component that cannot be built is left
-    to the checks of the configuration, which name the problem."""
-    from hydra.utils import instantiate
-
+    Specs are ``_target_`` mappings (or configs), read with their classes (nothing is
+    built); a spec that describes no component is left to the checks of the configuration,
+    which name the problem."""
     if comparator_spec is None:
         return None
     learner_spec, comparator_spec = _plain(learner_spec), _plain(comparator_spec)
-    try:
-        learner = instantiate(learner_spec, _convert_="all")
-        comparator = instantiate(comparator_spec, _convert_="all")
-    except Exception:
+    learner, comparator = _described(learner_spec), _described(comparator_spec)
+    if learner is None or comparator is None:
         return comparator_spec
-    task = getattr(learner, "task", None)
+    (cls, params), (comparator_cls, comparator_params) = learner, comparator
+    task = cls.task_for(params)
     if chosen:
-        problem = comparator_mismatch(comparator, task, f"learner {learner.key}", "learner")
+        problem = comparator_mismatch(comparator_cls, task, f"learner {cls.key}", "learner",
+                                      loss=comparator_params.get("loss"))
         if problem:
             raise GridError(problem)
         return comparator_spec
     wanted = COMPARATOR_FOR.get(task)
     if wanted is None or registry_key(comparator_spec) == wanted or task != "oco":
         return comparator_spec
-    radius = getattr(learner, "radius", 1.0)
+    loss, domain, radius = cls.feasible_set(params)
     if radius is None:   # OGD without projection plays in all of R^d
-        raise GridError(f"learner {learner.key} with radius=null plays anywhere in R^d: no "
+        raise GridError(f"learner {cls.key} with radius=null plays anywhere in R^d: no "
                         f"point of a bounded set to compare with; set learner.radius (the "
                         f"ball best_point compares with) or run.comparators=false")
-    loss = getattr(learner, "loss", "linear")
     return component_specs("comparator", [{"key": wanted, "params": {
         "loss": loss if loss in ("linear", "quadratic") else "linear",
-        "domain": getattr(learner, "domain", "ball"), "radius": float(radius)}}])[0]
+        "domain": domain, "radius": float(radius)}}])[0]

@@ -1,8 +1,9 @@
 """The whole configuration checked before anything runs: one line per problem.
 
 The components (streams, learners, comparators) check their own parameters
-(:func:`olbench.harness.tasks.validate`); this module checks the rest of a composed config: the
-``run.*`` options, the seeds, the loss, and the folders results and caches are written to.
+(:func:`olbench.harness.task_checks.validate`); this module checks the rest of a composed
+config: the ``run.*`` options, the seeds, the loss, and the folders results and caches are
+written to.
 Every problem is reported at once, so one invocation shows everything to fix.
 
 >>> from omegaconf import OmegaConf

@@ -164,12 +164,37 @@ class Learner(Component):
         parameter values that make it do it ('' when it always does)."""
         return {cls.task: ""}
 
+    @classmethod
+    def task_for(cls, params: dict[str, Any]) -> str:
+        """The task a learner of this class with hyper-parameters ``params`` (a spec's, the
+        others at their defaults) does, read without building one: its class's ``task``
+        unless a parameter decides it (OGD's ``loss``)."""
+        return cls.task
+
+    @classmethod
+    def default_loss_for(cls, params: dict[str, Any]) -> str:
+        """The loss a run of a learner with ``params`` measures unless the command names one
+        (``loss=``): the task's default (hinge for classification, squared for regression);
+        learners that minimise a loss of their own (OGD) measure that one."""
+        return DEFAULT_LOSS[cls.task_for(params)]
+
     @property
     def default_loss(self) -> str:
-        """The loss a run of this learner measures unless the command names one (``loss=``):
-        the task's default (hinge for classification, squared for regression); learners that
-        minimise a loss of their own (OGD) measure that one."""
-        return DEFAULT_LOSS[self.task]
+        """:meth:`default_loss_for` this learner's hyper-parameters."""
+        return self.default_loss_for(self.get_params())
+
+    @classmethod
+    def feasible_set(cls, params: dict[str, Any]) -> tuple[str, str, float | None]:
+        """``(loss, domain, radius)`` of an online-convex-optimisation learner with
+        ``params``: the losses its rows define and the set it plays in (``radius`` None: all
+        of R^d), read without building it, from its parameters, else its class's own values
+        (an OCO single cell is measured against the best point of that set:
+        :func:`olbench.harness.tasks.cell_comparator`)."""
+        def value(name: str, default: Any) -> Any:
+            own = getattr(cls, name, default)   # a value the class fixes, not a property
+            return params[name] if name in params else \
+                default if isinstance(own, property) else own
+        return value("loss", "linear"), value("domain", "ball"), value("radius", 1.0)
 
     def __init_subclass__(cls, **kwargs: Any):
         super().__init_subclass__(**kwargs)

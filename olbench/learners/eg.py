@@ -79,4 +79,9 @@ class EGPlusMinus(EG, key="egpm"):
 
     @property
     def radius(self):
-        return self.U
+        return self.feasible_set(self.get_params())[2]
+
+    @classmethod
+    def feasible_set(cls, params):
+        loss, domain, _ = super().feasible_set(params)
+        return loss, domain, params["U"] if "U" in params else cls.param_defaults()["U"]

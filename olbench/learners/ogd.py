@@ -45,7 +45,16 @@ class OGD(Learner, key="ogd"):
 
     @property
     def task(self):
-        return self.LOSS_TASKS.get(self.loss, "classification")
+        return self.task_for({"loss": self.loss})
+
+    @classmethod
+    def task_for(cls, params):
+        return cls.LOSS_TASKS.get(cls._descended(params), "classification")
+
+    @classmethod
+    def _descended(cls, params) -> str:
+        """The loss OGD with ``params`` descends (its default where they leave it out)."""
+        return params["loss"] if "loss" in params else cls.param_defaults()["loss"]
 
     @classmethod
     def task_options(cls):
@@ -54,11 +63,11 @@ class OGD(Learner, key="ogd"):
             losses.setdefault(task, []).append(loss)
         return {task: "loss=" + " or ".join(names) for task, names in losses.items()}
 
-    @property
-    def default_loss(self) -> str:
+    @classmethod
+    def default_loss_for(cls, params) -> str:
         # the loss it descends is the one its regret is measured in; on OCO streams that is
         # the loss suffered at the point played (what the row defines), as for every OCO run
-        return "suffered" if self.task == "oco" else self.loss
+        return "suffered" if cls.task_for(params) == "oco" else cls._descended(params)
 
     @property
     def moves_with_time(self):
