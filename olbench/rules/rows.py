@@ -128,6 +128,13 @@ def axpy(w, a, idx, val):
 
 
 @inline
+def scale(w, c):
+    """w <- c w, in place: a dense vector, or a slice of one (the rules' only scaling loop)."""
+    for j in range(w.shape[0]):
+        w[j] *= c
+
+
+@inline
 def sqnorm(val):
     """||x||^2 (the same for both formats: only the stored values matter)."""
     return _blocked_sum(val, None, val, None)
@@ -413,10 +420,9 @@ def ball_scale(v, squares, radius):
 @inline
 def project_l2_ball(w, radius):
     """w <- w * min(1, radius / ||w||): Euclidean projection onto {||w|| <= radius}."""
-    scale = ball_scale(w, dense_dot(w, w), radius)
-    if scale != 1.0:
-        for j in range(w.shape[0]):
-            w[j] *= scale
+    factor = ball_scale(w, dense_dot(w, w), radius)
+    if factor != 1.0:
+        scale(w, factor)
 
 
 @inline
