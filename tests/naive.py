@@ -38,18 +38,18 @@ def _result(margins, updated, **state):
     return np.array(margins), np.array(updated, dtype=bool), state
 
 
-@twin(perceptron=[{}, {"eta": 0.3}, {"tie": "libol"}])
-def perceptron(X, y, *, eta=1.0, tie="novikoff"):
+@twin(perceptron=[{}, {"eta": 0.3}, {"libol": True}])
+def perceptron(X, y, *, eta=1.0, libol=False):
     """Rosenblatt 1958: if y <w, x> <= 0 (or sign(0) = +1 is wrong, LIBOL): w += eta y x."""
     w = np.zeros(X.shape[1])
     margins, updated = [], []
     for x, label in zip(X, y):
         p = w @ x
         margins.append(p)
-        if tie == "novikoff":
-            mistake = label * p <= 0
-        else:
+        if libol:
             mistake = (1.0 if p >= 0 else -1.0) != label
+        else:
+            mistake = label * p <= 0
         if mistake:
             w = w + eta * label * x
         updated.append(mistake)
@@ -187,24 +187,24 @@ def _romma_step(w, x, label, libol):
     return (W2 * X2 - label * p) / D * w + W2 * (label - p) / D * x, True
 
 
-@twin(romma=[{}, {"tie": "libol"}, {"variant": "libol"}, {"variant": "libol", "tie": "libol"}])
-def romma(X, y, *, variant="paper", tie="novikoff"):
-    """Li & Long 2002, ROMMA: the ROMMA step on a mistake."""
+@twin(romma=[{}, {"libol": True}])
+def romma(X, y, *, libol=False):
+    """Li & Long 2002, ROMMA: the ROMMA step on a mistake (LIBOL: sign(0) = +1)."""
     w = np.zeros(X.shape[1])
     margins, updated = [], []
     for x, label in zip(X, y):
         p = w @ x
         margins.append(p)
-        mistake = label * p <= 0 if tie == "novikoff" else (1.0 if p >= 0 else -1.0) != label
+        mistake = (1.0 if p >= 0 else -1.0) != label if libol else label * p <= 0
         stepped = False
         if mistake:
-            w, stepped = _romma_step(w, x, label, variant == "libol")
+            w, stepped = _romma_step(w, x, label, libol)
         updated.append(stepped)
     return _result(margins, updated, w=w)
 
 
-@twin(aromma=[{}, {"variant": "libol"}])
-def aromma(X, y, *, variant="paper"):
+@twin(aromma=[{}, {"libol": True}])
+def aromma(X, y, *, libol=False):
     """Li & Long 2002, aggressive ROMMA: the ROMMA step whenever y w.x < 1."""
     w = np.zeros(X.shape[1])
     margins, updated = [], []
@@ -213,7 +213,7 @@ def aromma(X, y, *, variant="paper"):
         margins.append(p)
         stepped = False
         if label * p < 1:
-            w, stepped = _romma_step(w, x, label, variant == "libol")
+            w, stepped = _romma_step(w, x, label, libol)
         updated.append(stepped)
     return _result(margins, updated, w=w)
 
@@ -221,17 +221,18 @@ def aromma(X, y, *, variant="paper"):
 SQRT2 = math.sqrt(2)
 
 
-@twin(alma=[{}, {"alpha": 0.7, "C": 1.0}, {"variant": "libol"}, {"alpha": 1.0, "B": 2.0}])
-def alma(X, y, *, alpha=0.9, B=None, C=SQRT2, variant="paper"):
+@twin(alma=[{}, {"alpha": 0.7, "eta": 1.0}, {"libol": True}, {"alpha": 1.0, "B": 2.0}])
+def alma(X, y, *, alpha=0.9, B=None, eta=SQRT2, libol=False):
     """Gentile 2001, ALMA_p with p = 2: with x^ = x/||x|| (LIBOL: x^ = x), k = 1, 2, ...:
-    if y w.x^ <= (1 - alpha) B/sqrt(k) (LIBOL: <), w = (w + C/sqrt(k) y x^) / max(1, ||.||)."""
+    if y w.x^ <= (1 - alpha) B/sqrt(k) (LIBOL: <), w = (w + C/sqrt(k) y x^) / max(1, ||.||),
+    the paper's C being eta."""
     B = 1.0 / alpha if B is None else B
     w, k = np.zeros(X.shape[1]), 1
     margins, updated = [], []
     for x, label in zip(X, y):
         margins.append(w @ x)
         gamma_k = B / math.sqrt(k)
-        if variant == "libol":
+        if libol:
             xh, fired = x, label * (w @ x) < (1 - alpha) * gamma_k
         elif np.linalg.norm(x) > 0:
             xh = x / np.linalg.norm(x)
@@ -239,28 +240,28 @@ def alma(X, y, *, alpha=0.9, B=None, C=SQRT2, variant="paper"):
         else:
             xh, fired = x, False
         if fired:
-            w = w + C / math.sqrt(k) * label * xh
+            w = w + eta / math.sqrt(k) * label * xh
             w = w / max(1.0, np.linalg.norm(w))
             k += 1
         updated.append(fired)
     return _result(margins, updated, w=w, s=np.array([float(k)]))
 
 
-@twin(sop=[{}, {"a": 0.3}, {"variant": "libol"}, {"a": 2.0, "tie": "libol"}])
-def sop(X, y, *, a=1.0, variant="paper", tie="novikoff"):
-    """Cesa-Bianchi, Conconi, Gentile 2005, Fig. 1: predict with
+@twin(sop=[{}, {"ridge": 0.3}, {"libol": True}, {"ridge": 2.0, "libol": True}])
+def sop(X, y, *, ridge=1.0, libol=False):
+    """Cesa-Bianchi, Conconi, Gentile 2005, Fig. 1 (their a is ridge): predict with
     w_t = (a I + S S' + x x')^-1 v; on a mistake v += y x and x joins S (LIBOL: x always
-    joins S). State: Sigma = (a I + S S')^-1 and w = Sigma v."""
+    joins S, and sign(0) = +1). State: Sigma = (a I + S S')^-1 and w = Sigma v."""
     d = X.shape[1]
-    G, v = a * np.eye(d), np.zeros(d)               # G = a I + S S'
+    G, v = ridge * np.eye(d), np.zeros(d)           # G = a I + S S'
     margins, updated = [], []
     for x, label in zip(X, y):
         p = np.linalg.solve(G + np.outer(x, x), v) @ x
         margins.append(p)
-        mistake = label * p <= 0 if tie == "novikoff" else (1.0 if p >= 0 else -1.0) != label
+        mistake = (1.0 if p >= 0 else -1.0) != label if libol else label * p <= 0
         if mistake:
             v = v + label * x
-        if mistake or variant == "libol":
+        if mistake or libol:
             G = G + np.outer(x, x)
         updated.append(mistake)
     sigma = np.linalg.inv(G)
@@ -329,26 +330,26 @@ def _confidence_weighted(X, y, *, phi, a, diagonal, variance, alpha_of):
     return _gaussian_result(margins, updated, mu, sigma, diagonal)
 
 
-@twin(cw=[{}, {"eta": 0.9, "a": 0.5}, {"form": "variance"}, {"diagonal": True},
-          {"form": "variance", "diagonal": True, "eta": 0.8}])
-def cw(X, y, *, eta=0.7, a=1.0, form="stdev", diagonal=False):
-    phi = _probit(eta)
+@twin(cw=[{}, {"confidence": 0.9, "a": 0.5}, {"form": "variance"}, {"diagonal": True},
+          {"form": "variance", "diagonal": True, "confidence": 0.8}])
+def cw(X, y, *, confidence=0.7, a=1.0, form="stdev", diagonal=False):
+    phi = _probit(confidence)
     return _confidence_weighted(X, y, phi=phi, a=a, diagonal=diagonal,
                                 variance=form == "variance",
                                 alpha_of=lambda m, v: _cw_alpha_stdev(m, v, phi))
 
 
-@twin(scw=[{}, {"C": 0.05, "eta": 0.9}, {"C": 0.5, "diagonal": True}])
-def scw(X, y, *, C=1.0, eta=0.75, a=1.0, diagonal=False):
+@twin(scw=[{}, {"C": 0.05, "confidence": 0.9}, {"C": 0.5, "diagonal": True}])
+def scw(X, y, *, C=1.0, confidence=0.75, a=1.0, diagonal=False):
     """SCW-I: CW's alpha capped at C."""
-    phi = _probit(eta)
+    phi = _probit(confidence)
     return _confidence_weighted(X, y, phi=phi, a=a, diagonal=diagonal, variance=False,
                                 alpha_of=lambda m, v: min(C, _cw_alpha_stdev(m, v, phi)))
 
 
-@twin(scw2=[{}, {"C": 0.1, "eta": 0.7}, {"libol": True}, {"C": 2.0, "diagonal": True}])
-def scw2(X, y, *, C=1.0, eta=0.9, a=1.0, diagonal=False, libol=False):
-    phi = _probit(eta)
+@twin(scw2=[{}, {"C": 0.1, "confidence": 0.7}, {"libol": True}, {"C": 2.0, "diagonal": True}])
+def scw2(X, y, *, C=1.0, confidence=0.9, a=1.0, diagonal=False, libol=False):
+    phi = _probit(confidence)
     return _confidence_weighted(X, y, phi=phi, a=a, diagonal=diagonal, variance=False,
                                 alpha_of=lambda m, v: _scw2_alpha(m, v, phi, C, libol))
 
@@ -418,23 +419,24 @@ def narow(X, y, *, b=1.0, a=1.0, libol=False):
     return _gaussian_result(margins, updated, w, sigma, False)
 
 
-@twin(iellip=[{}, {"b": 0.9, "c": 0.5, "a": 2.0}, {"tie": "libol"}])
-def iellip(X, y, *, a=1.0, b=0.3, c=0.1, tie="novikoff"):
+@twin(iellip=[{}, {"decay": 0.9, "c": 0.5, "a": 2.0}, {"libol": True}])
+def iellip(X, y, *, a=1.0, decay=0.3, c=0.1, libol=False):
     """Yang, Jin, Ye 2009 as LIBOL's IELLIP.m: on a mistake, g = y x / sqrt(v),
-    w += (1 - m)/sqrt(v) Sigma g, Sigma = (Sigma - c_t Sigma g g' Sigma)/(1 - c_t); c_t *= b."""
+    w += (1 - m)/sqrt(v) Sigma g, Sigma = (Sigma - c_t Sigma g g' Sigma)/(1 - c_t);
+    c_t *= decay (LIBOL's b)."""
     w, sigma = _gaussian_start(X.shape[1], a)
     c_t = c
     margins, updated = [], []
     for x, label in zip(X, y):
         p = w @ x
         margins.append(p)
-        mistake = label * p <= 0 if tie == "novikoff" else (1.0 if p >= 0 else -1.0) != label
+        mistake = (1.0 if p >= 0 else -1.0) != label if libol else label * p <= 0
         v = x @ sigma @ x
         if mistake and v != 0:
             g = label * x / math.sqrt(v)
             w = w + (1 - label * p) / math.sqrt(v) * (sigma @ g)
             sigma = (sigma - c_t * np.outer(sigma @ g, sigma @ g)) / (1 - c_t)
-        c_t = c_t * b
+        c_t = c_t * decay
         updated.append(mistake)
     return _gaussian_result(margins, updated, w, sigma, False)
 
@@ -655,15 +657,15 @@ def project_on_simplex_in_norm(M, y):
     raise AssertionError("no KKT point found")
 
 
-@twin(ons=[{}, {"loss": "linear", "radius": 2.0}, {"G": 3.25, "alpha": 1 / 3.25 ** 2},
+@twin(ons=[{}, {"loss": "linear", "radius": 2.0}, {"G": 3.25, "exp_concavity": 1 / 3.25 ** 2},
            {"domain": "simplex"}, {"domain": "simplex", "loss": "linear", "G": 5.0}])
-def ons(X, y, *, loss="quadratic", radius=1.0, alpha=0.25, G=2.0, domain="ball"):
+def ons(X, y, *, loss="quadratic", radius=1.0, exp_concavity=0.25, G=2.0, domain="ball"):
     """Hazan, Agarwal & Kale 2007, Algorithm 2: A_t = eps I + sum g g', y = w - A_t^{-1} g /
     gamma, w = P^{A_t}(y); gamma = min(1/(4 G D), alpha)/2, eps = 1/(gamma D)^2, D = 2 r
     (ball) or sqrt 2 (simplex, w_1 uniform)."""
     d = X.shape[1]
     D = 2 * radius if domain == "ball" else math.sqrt(2)
-    gamma = 0.5 * min(1 / (4 * G * D), alpha)
+    gamma = 0.5 * min(1 / (4 * G * D), exp_concavity)
     M = np.eye(d) / (gamma * D) ** 2
     w = np.zeros(d) if domain == "ball" else np.full(d, 1.0 / d)
     margins = []
