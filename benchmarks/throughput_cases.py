@@ -55,9 +55,9 @@ def make_olbench(rule: str, d: int = 1):
     if rule == "ogd":
         return olbench.make_learner("ogd", loss="hinge", eta=OGD_ETA, schedule="constant")
     if rule == "scw_full":
-        return olbench.make_learner("scw", C=C, eta=SCW_ETA, a=A0)
+        return olbench.make_learner("scw", C=C, confidence=SCW_ETA, a=A0)
     if rule == "sop_full":
-        return olbench.make_learner("sop", a=A0)
+        return olbench.make_learner("sop", ridge=A0)
     return olbench.make_learner("arow", r=R, a=A0, diagonal=(rule == "arow_diag"))
 
 

@@ -18,7 +18,7 @@ data decide.
 >>> from olbench.learners.base import Learner
 >>> print(breakdown_error(make_learner("perceptron", eta=1e300), "the output is infinite at row 3"))
 ... # doctest: +NORMALIZE_WHITESPACE
-Perceptron[eta=1e+300,tie=novikoff]: the output is infinite at row 3, although the data are
+Perceptron[eta=1e+300,libol=False]: the output is infinite at row 3, although the data are
 finite: the rule's arithmetic left float64 (an overflow, an underflow to 0, or a division by
 0). Likely cause: eta=1e+300 (default 1.0); bring it nearer its default, or rescale the data.
 """

@@ -187,7 +187,8 @@ class Registry:
             raise TypeError(f"{self.family} {key!r}: hyper-parameters are passed by name, "
                             f"e.g. {key}({names[0] if names else 'name'}={args[0]!r}), not "
                             f"by position; {_param_list(names, tuple(cls.optional_params))}")
-        unknown = sorted(set(params) - set(names))
+        old = {n for r in getattr(cls, "renamed_params", ()) for n in r.old}  # olbench.renamed
+        unknown = sorted(set(params) - set(names) - old)
         if unknown:
             raise TypeError(f"{self.family} {key!r} has no parameter "
                             f"{', '.join(unknown)}; "

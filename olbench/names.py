@@ -45,7 +45,7 @@ def display_name(name: str) -> str:
 
     >>> display_name("PA[C=1.0,variant=pa1]"), display_name("AROW[r=0.1,a=1.0,diagonal=False]")
     ('PA-I (C=1)', 'AROW (r=0.1)')
-    >>> display_name("Perceptron[eta=1.0,tie=novikoff]"), display_name("?")
+    >>> display_name("Perceptron[eta=1.0,libol=False]"), display_name("?")
     ('Perceptron', '?')
     """
     from olbench.component import parse_name
@@ -60,7 +60,7 @@ def display_names(names) -> dict[str, str]:
     short name (parameters that print alike), those keep their full names.
 
     >>> list(display_names(["PA[C=1.0,variant=pa1]", "PA[C=1.0000001,variant=pa1]",
-    ...                     "Perceptron[eta=1.0,tie=novikoff]"]).values())
+    ...                     "Perceptron[eta=1.0,libol=False]"]).values())
     ['PA[C=1.0,variant=pa1]', 'PA[C=1.0000001,variant=pa1]', 'Perceptron']
     """
     short = {str(n): display_name(n) for n in dict.fromkeys(names)}

@@ -12,7 +12,7 @@ STREAMS = {
     "noisy": ("Noisy[n={n},d=5,gamma=0.1,R=1.0,flip_rate=0.05,seed={seed}]", 0.1),
 }
 LEARNERS = {
-    "perceptron": "Perceptron[tie=novikoff]",
+    "perceptron": "Perceptron[libol=False]",
     "pa": "PA[C=1.0,variant=pa1]",
     "ogd": "OGD[eta=0.5,radius=1.0,schedule=sqrt]",
 }

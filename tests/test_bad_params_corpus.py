@@ -69,28 +69,32 @@ REFUSED = [   # (key, params, message); what each did before in the comment
      r"invalid degree=1e\+20; " + DEGREE_REASON),                 # a numba TypingError
     ("kernel_pa_regression", {"kernel_type": "polynomial", "degree": 1e300},
      r"invalid degree=1e\+300; " + DEGREE_REASON),
-    ("ons", {"alpha": 1e-200},                                    # ZeroDivisionError
-     r"ONS: invalid alpha=1e-200, G=2.0, radius=1.0: together they give gamma = .* and eps = "
+    ("ons", {"exp_concavity": 1e-200},                            # ZeroDivisionError
+     r"ONS: invalid exp_concavity=1e-200, G=2.0, radius=1.0: together they give gamma = .* "
+     r"and eps = "
      r"1/\(gamma D\)\^2 = inf .*" + ONS_REASON),
-    ("ons", {"G": 1e200}, r"ONS: invalid alpha=0.25, G=1e\+200, radius=1.0: .*eps = 1/\(gamma "
-                          r"D\)\^2 = inf"),
-    ("ons", {"radius": 1e-300}, r"ONS: invalid alpha=0.25, G=2.0, radius=1e-300: .*eps = .*inf"),
+    ("ons", {"G": 1e200}, r"ONS: invalid exp_concavity=0.25, G=1e\+200, radius=1.0: .*eps = "
+                          r"1/\(gamma D\)\^2 = inf"),
+    ("ons", {"radius": 1e-300},
+     r"ONS: invalid exp_concavity=0.25, G=2.0, radius=1e-300: .*eps = .*inf"),
     ("ons", {"radius": 1.7e308},
-     r"ONS: invalid .*radius=1.7e\+308: .*alpha\) = 0 and eps = .* \(D = inf"),
-    ("ons", {"domain": "simplex", "alpha": 1e-200}, r"ONS: invalid alpha=1e-200, G=2.0: "),
+     r"ONS: invalid .*radius=1.7e\+308: .*exp_concavity\) = 0 and eps = .* \(D = inf"),
+    ("ons", {"domain": "simplex", "exp_concavity": 1e-200},
+     r"ONS: invalid exp_concavity=1e-200, G=2.0: "),
     ("scw2", {"C": 1e-320},                                        # ran to w = 0
      r"SCW2: invalid C=1e-320; C must be a number in \[1e-308, inf\) \(n = v \+ 1/\(2C\) must "
      r"be a finite float64\)"),
     ("nherd", {"C": 5e-324}, r"NHERD: invalid C=5e-324; C must be a number in \[1e-308, inf\) "
                              r"\(the step divides by v \+ 1/C"),   # ran to w = 0
-    ("sop", {"a": 5e-324}, r"SOP: invalid a=5e-324; a must be a number in \[1e-308, inf\) "
-                           r"\(Sigma_0 = I / a must be finite\)"),  # a RuntimeWarning, NaN
+    ("sop", {"ridge": 5e-324},                                     # a RuntimeWarning, NaN
+     r"SOP: invalid ridge=5e-324; ridge must be a number in "
+     r"\[1e-308, inf\) \(Sigma_0 = I / ridge must be finite\)"),
     ("pa", {"variant": "pa2", "C": 5e-324},                         # ran to w = 0
      r"PA: invalid C=5e-324 with variant='pa2'; PA-II divides by \|\|x\|\|\^2 \+ 1/\(2C\), "
      r"whose 1/\(2C\) must be a finite float64, so C must be at least 1e-308"),
     ("kernel_pa_regression", {"variant": "pa2", "C": 1e-320},
      r"KernelPARegressor: invalid C=1e-320 with variant='pa2'"),
-    ("alma", {"B": 5e-324, "variant": "libol"},                     # never updated
+    ("alma", {"B": 5e-324, "libol": True},                          # never updated
      r"ALMA: invalid B=5e-324 with alpha=0.9; the margin threshold \(1 - alpha\) B / sqrt\(k\) "
      r"must be a normal float64"),
 ]
@@ -139,7 +143,7 @@ BREAKDOWN = [   # (key, params, message); what each did before in the comment
     ("rls", {"a": 1e20}, _breakdown(OUTPUT, r"a=1e\+20")),
     ("nherd", {"C": 1e20}, _breakdown(OUTPUT, r"C=1e\+20")),
     ("narow", {"b": 1e20}, _breakdown(OUTPUT, r"b=1e\+20")),
-    ("sop", {"a": 1e-20, "variant": "libol"}, _breakdown(OUTPUT, r"a=1e-20")),
+    ("sop", {"ridge": 1e-20, "libol": True}, _breakdown(OUTPUT, r"ridge=1e-20")),
     ("cw", {"form": "variance", "a": 1e20}, _breakdown(OUTPUT, r"a=1e\+20")),
     ("scw2", {"a": 1.7e308}, _breakdown(OUTPUT, r"a=1.7e\+308")),
     ("iellip", {"a": 1.7e308}, _breakdown(OUTPUT, r"a=1.7e\+308")),
@@ -180,19 +184,21 @@ def test_cw_at_its_defaults_on_a_long_noisy_stream_says_what_to_change():
     Xb = (rng.random((1000, 5)) < 0.5).astype(float)
     yb = np.where(rng.random(1000) < 0.5, 1.0, -1.0)
     with pytest.raises(ValueError, match=r"CW's variances shrink on every round that violates "
-                                         r"its constraint.*an eta nearer 0.5.*Every parameter "
+                                         r"its constraint.*a confidence nearer 0.5.*Every "
+                                         r"parameter "
                                          r"is within a factor 10 of its default"):
         run(make_learner("cw", diagonal=True), Xb, yb)
-    assert run(make_learner("cw", diagonal=True, eta=0.55), Xb, yb).n == 1000
+    assert run(make_learner("cw", diagonal=True, confidence=0.55), Xb, yb).n == 1000
 
 
 # --------------------------------------------------------------------------- now run right
-def test_alma_with_a_huge_c_now_projects_its_step_onto_the_unit_ball():
-    """C = 1e200: w + eta x^ has norm 1e200, its squares overflow and w was projected to 0."""
-    trace = run(make_learner("alma", C=1e200), np.array([[3.0, 4.0]]), np.array([1.0]))
+def test_alma_with_a_huge_step_now_projects_it_onto_the_unit_ball():
+    """eta = 1e200 (the paper's C): w + eta x^ has norm 1e200, its squares overflow and w was
+    projected to 0."""
+    trace = run(make_learner("alma", eta=1e200), np.array([[3.0, 4.0]]), np.array([1.0]))
     np.testing.assert_allclose(trace.state["w"], [0.6, 0.8], rtol=1e-15)
-    # for any C >= 1e20 the step swamps w in float64: the run of C = 1e20 (to round-off)
-    huge, large = (run(make_learner("alma", C=C), X, Y_CLASS) for C in (1e200, 1e20))
+    # for any eta >= 1e20 the step swamps w in float64: the run of eta = 1e20 (to round-off)
+    huge, large = (run(make_learner("alma", eta=eta), X, Y_CLASS) for eta in (1e200, 1e20))
     np.testing.assert_allclose(huge.margins, large.margins, rtol=1e-12, atol=1e-12)
     assert huge.n_mistakes == large.n_mistakes
 

@@ -37,14 +37,14 @@ def _normalised_margin(X, y, u):
     return (y * (X @ u) / np.linalg.norm(X, axis=1)).min()
 
 
-@pytest.mark.parametrize("params", [{}, {"alpha": 0.5}, {"alpha": 1.0, "C": 0.5},
-                                    {"alpha": 0.7, "B": 3.0, "C": 2.0}])
+@pytest.mark.parametrize("params", [{}, {"alpha": 0.5}, {"alpha": 1.0, "eta": 0.5},
+                                    {"alpha": 0.7, "B": 3.0, "eta": 2.0}])
 def test_alma_corrections_bound_holds_on_200_separable_streams(params):
     """Paper rule: gamma = the normalised margin of the generating u; LIBOL's rule: the raw
     margin with ||x||^2 <= R^2 in the bound."""
     paper = olbench.make_learner("alma", **params)
-    libol = olbench.make_learner("alma", variant="libol", **params)
-    kw = dict(alpha=paper.alpha, B=1 / paper.alpha if paper.B is None else paper.B, C=paper.C)
+    libol = olbench.make_learner("alma", libol=True, **params)
+    kw = dict(alpha=paper.alpha, B=1 / paper.alpha if paper.B is None else paper.B, C=paper.eta)
     ratios = []
     with warnings.catch_warnings():
         warnings.simplefilter("error", BoundViolation)
@@ -69,13 +69,13 @@ def test_alma_corrections_bound_scan_agrees_with_its_inequality():
     assert (f[:-1] <= 0).all() and f[-1] > 0
 
 
-@pytest.mark.parametrize("params", [{}, {"a": 0.2}, {"a": 5.0}, {"variant": "libol"},
-                                    {"tie": "libol"}])
+@pytest.mark.parametrize("params", [{}, {"ridge": 0.2}, {"ridge": 5.0}, {"libol": True},
+                                    {"ridge": 0.2, "libol": True}])
 def test_sop_bound_holds_on_random_streams(params):
     """Separable and label-noise streams; u = the generating direction at its best scale, and
     the comparators' fits through bound_table: zero violations."""
     learner = olbench.make_learner("sop", **params)
-    a = learner.a
+    a = learner.ridge      # the paper's a
     ratios = []
     with warnings.catch_warnings():
         warnings.simplefilter("error", BoundViolation)
@@ -86,7 +86,7 @@ def test_sop_bound_holds_on_random_streams(params):
             trace = olbench.run(learner, X, y)
             u = stream.meta.u
             M = trace.updated
-            S = np.ones(len(y), bool) if params.get("variant") == "libol" else M
+            S = np.ones(len(y), bool) if params.get("libol") else M
             logdet = np.linalg.slogdet(np.eye(4) + X[S].T @ X[S] / a)[1]
             Q = np.sqrt((a * u @ u + ((X[S] @ u) ** 2).sum()) * logdet)
             bound = tightest_scale(y[M] * (X[M] @ u), Q)
@@ -104,9 +104,9 @@ def test_sop_bound_holds_on_random_streams(params):
 def test_sop_logdet_from_final_sigma_equals_the_data_term():
     stream = make_stream("noisy", n=200, d=5, gamma=0.05, R=1.0, flip_rate=0.1, seed=3)
     X, y = stream.materialize()
-    for variant in ("paper", "libol"):
-        trace = olbench.run(olbench.make_learner("sop", a=2.0, variant=variant), X, y)
-        S = trace.updated if variant == "paper" else np.ones(len(y), bool)
+    for libol in (False, True):
+        trace = olbench.run(olbench.make_learner("sop", ridge=2.0, libol=libol), X, y)
+        S = np.ones(len(y), bool) if libol else trace.updated
         direct = np.linalg.slogdet(np.eye(5) + X[S].T @ X[S] / 2.0)[1]
         from_state = -np.linalg.slogdet(trace.state["A"])[1] - 5 * np.log(2.0)
         assert from_state == pytest.approx(direct, rel=1e-9)

@@ -121,8 +121,8 @@ def test_summary_and_bound_checks_mark_a_bound_that_never_binds():
     """A synthetic table: one learner whose only bound is >= t at its final round (vacuous),
     one whose bound binds there."""
     rows = []
-    for learner, bound in (("Perceptron[eta=1.0,tie=novikoff]", 5000.0),
-                           ("ROMMA[variant=paper,tie=novikoff]", 50.0)):
+    for learner, bound in (("Perceptron[eta=1.0,libol=False]", 5000.0),
+                           ("ROMMA[libol=False]", 50.0)):
         for seed in (0, 1):
             for t in (10, 1000):
                 rows.append({"run_id": f"{learner}{seed}", "seed": seed, "t": t, "status": "ok",
@@ -133,12 +133,12 @@ def test_summary_and_bound_checks_mark_a_bound_that_never_binds():
                              "bound_vacuous": bound >= t})
     table = pd.DataFrame(rows)
     summary = summary_table(table).set_index("learner")["bounds_hold"]
-    assert summary.to_dict() == {"Perceptron[eta=1.0,tie=novikoff]": "vacuous",
-                                 "ROMMA[variant=paper,tie=novikoff]": "y"}
+    assert summary.to_dict() == {"Perceptron[eta=1.0,libol=False]": "vacuous",
+                                 "ROMMA[libol=False]": "y"}
     checks = bound_checks(table).set_index("learner")
-    assert checks.loc["Perceptron[eta=1.0,tie=novikoff]", "status"] == "vacuous"
-    assert checks.loc["ROMMA[variant=paper,tie=novikoff]", "status"] == "holds"
-    assert checks.loc["ROMMA[variant=paper,tie=novikoff]", "final_ratio"] == 10.0 / 50.0
+    assert checks.loc["Perceptron[eta=1.0,libol=False]", "status"] == "vacuous"
+    assert checks.loc["ROMMA[libol=False]", "status"] == "holds"
+    assert checks.loc["ROMMA[libol=False]", "final_ratio"] == 10.0 / 50.0
     from olbench.analysis.report_bounds import bound_lines
 
     lines = bound_lines(bound_checks(table))

@@ -243,3 +243,26 @@ def test_solver_dual_value_is_a_lower_bound():
             if loss == "epsilon_insensitive":
                 a = rng.uniform(-1, 1, len(y))
             assert _solvers.dual_value(X, y, a, loss, 0.1, lam) <= best + 1e-9
+
+
+@pytest.mark.parametrize("loss", ["hinge", "epsilon_insensitive"])
+def test_coordinate_ascent_on_csr_rows_takes_the_dense_steps(loss):
+    """dcd_csr is dcd_dense read through CSR rows: the same coordinates in the same order,
+    so the same dual point and v = X^T alpha (to the round-off of sums over the non-zeros
+    only), each coordinate step inside its box."""
+    from olbench.comparators._dcd import box, dcd_csr, dcd_dense
+
+    X, y = noisy(7, n=120, d=6)
+    X[np.abs(X) < 0.8] = 0.0                       # about 40% non-zeros
+    Xc = sp.csr_matrix(X)
+    lo, hi = box(loss, y)
+    q = np.einsum("ij,ij->i", X, X)
+    order = np.random.default_rng(0).permutation(np.flatnonzero(q > 0)).astype(np.int64)
+    dense_alpha, csr_alpha = np.zeros(len(y)), np.zeros(len(y))
+    dense_v, csr_v = np.zeros(X.shape[1]), np.zeros(X.shape[1])
+    eps = 0.1 if loss == "epsilon_insensitive" else 0.0
+    dcd_dense(X, y, eps, lo, hi, q, 0.5, dense_alpha, dense_v, order, 3)
+    dcd_csr(Xc.data, Xc.indices, Xc.indptr, y, eps, lo, hi, q, 0.5, csr_alpha, csr_v, order, 3)
+    np.testing.assert_allclose(csr_alpha, dense_alpha, rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(csr_v, X.T @ csr_alpha, rtol=1e-12, atol=1e-12)
+    assert (lo <= csr_alpha).all() and (csr_alpha <= hi).all() and np.abs(csr_alpha).sum() > 0

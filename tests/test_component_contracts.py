@@ -137,7 +137,26 @@ def _comparator_task(comparator) -> str:
 
 @pytest.mark.parametrize("key", COMPARATORS)
 def test_comparator_contract(key, tmp_path):
-    comparator = instantiate(_config("comparator", key), _convert_="all")
+    check_comparator(instantiate(_config("comparator", key), _convert_="all"), key, tmp_path)
+
+
+class AlwaysSkips(Comparator):
+    """A comparator that never fits (unregistered: no key), to test the contract itself."""
+
+    def _fit(self, X, y, meta, checkpoints):
+        return self._skip("never fits, whatever the data", "hinge")
+
+
+def test_a_comparator_that_always_skips_fails_the_contract(tmp_path):
+    with pytest.raises(AssertionError, match="no certified fit"):
+        check_comparator(AlwaysSkips(), None, tmp_path)
+
+
+def check_comparator(comparator, key, tmp_path):
+    """The contract of a comparator: on the problems of its task (``_data``) at least one
+    certified fit (a comparator that only ever skips compares nothing), and every fit
+    consistent, cached or not; every skip says why."""
+    certified = 0
     for stream in _data()[_comparator_task(comparator)]:
         X, y = stream.materialize()
         ks = np.array([10, 75, 150])
@@ -145,6 +164,7 @@ def test_comparator_contract(key, tmp_path):
         if not fresh.ok:                           # every skip says why
             assert isinstance(fresh.skip_reason, str) and len(fresh.skip_reason) > 5
             continue
+        certified += 1
         n = len(y)
         assert fresh.margins.shape == (n,)
         if not comparator.linear:                 # not a vector of the input space
@@ -169,6 +189,8 @@ def test_comparator_contract(key, tmp_path):
                 np.testing.assert_array_equal(cached.u, fresh.u)
             np.testing.assert_array_equal(cached.losses, fresh.losses)
             assert cached.params == fresh.params == {"key": key, **comparator.get_params()}
+    assert certified >= 1, (f"{comparator.name}: no certified fit on any problem of its task "
+                            f"({_comparator_task(comparator)})")
 
 
 # --------------------------------------------------------------------------- configs

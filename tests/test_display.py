@@ -15,9 +15,14 @@ from olbench.streams import Stream
     ("PA[C=1.0,variant=pa]", "PA"),                      # C is unused by plain PA
     ("AROW[r=0.1,a=1.0,diagonal=False]", "AROW (r=0.1)"),
     ("AROW[r=0.1,a=1.0,diagonal=True]", "AROW (r=0.1, diagonal=True)"),
-    ("Perceptron[eta=1.0,tie=novikoff]", "Perceptron"),
-    ("Perceptron[eta=0.1,tie=libol]", "Perceptron (eta=0.1, tie=libol)"),
-    ("SCW2[C=1.0,eta=0.9,a=1.0,diagonal=False,libol=False]", "SCW-II (C=1, eta=0.9)"),
+    ("Perceptron[eta=1.0,libol=False]", "Perceptron"),
+    ("Perceptron[eta=0.1,libol=True]", "Perceptron (eta=0.1, libol=True)"),
+    ("SCW2[C=1.0,confidence=0.9,a=1.0,diagonal=False,libol=False]", "SCW-II (C=1, confidence=0.9)"),
+    # names of before a rename (older tables) show as the same learner's names do now
+    ("Perceptron[eta=0.1,tie=libol]", "Perceptron (eta=0.1, libol=True)"),
+    ("SCW2[C=1.0,eta=0.9,a=1.0,diagonal=False,libol=False]", "SCW-II (C=1, confidence=0.9)"),
+    ("IELLIP[a=1.0,b=0.2,c=0.1,tie=libol]", "IELLIP (decay=0.2, libol=True)"),
+    ("ROMMA[variant=libol,tie=novikoff]", "ROMMA (variant=libol, tie=novikoff)"),  # no new one
     ("OGD[loss=logistic,eta=0.5,schedule=sqrt,radius=None]", "OGD (loss=logistic, eta=0.5)"),
     ("Noisy[n=1000,d=10,gamma=0.1,R=1.0,flip_rate=0.2,sigma=0.0,distribution=ball,seed=3,"
      "bias=False]", "Noisy (gamma=0.1, flip_rate=0.2)"),   # the seed: a replicate, not shown

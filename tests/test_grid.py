@@ -74,7 +74,7 @@ def test_a_task_yields_tidy_rows_with_metrics_and_bounds():
     # the max-margin comparator gives the tightest gamma: at most (R/gamma_stream)^2
     R, gamma = rows["stream_radius"].iloc[0], rows["stream_margin"].iloc[0]
     assert novikoff["observed"] <= novikoff["bound"] <= (R / gamma) ** 2 * (1 + 1e-9)
-    assert rows["learner"].iloc[0] == "Perceptron[eta=1.0,tie=novikoff]"
+    assert rows["learner"].iloc[0] == "Perceptron[eta=1.0,libol=False]"
     assert rows["stream_key"].iloc[0] == "separable" and rows["stream_gamma"].iloc[0] == 0.1
     np.testing.assert_allclose(final["regret"], final["cum_loss"] - final["comparator_loss"])
     assert (np.diff(rows.drop_duplicates("t")["time_s"]) >= 0).all()

@@ -18,6 +18,7 @@ from olbench.bounds import BoundViolation, RunRecord
 from olbench.bounds.kernel import FORGETRON_MISTAKES, KERNEL_NOVIKOFF
 from olbench.comparators import make_comparator
 from olbench.component import InvalidParameterError
+from olbench.learners import Learner
 from olbench.rules import rkhs
 from olbench.streams import make_stream
 
@@ -68,8 +69,7 @@ def test_gaussian_width_is_the_books():
                                         ("norma", 12)])
 def test_budget_bounds_the_memory_and_is_reached(key, budget):
     stream = make_stream("noisy", n=3000, d=4, flip_rate=0.2, seed=3)
-    size = "tau" if key == "norma" else "budget"
-    learner = make_learner(key, **{size: budget})
+    learner = make_learner(key, **{Learner.registry.get(key).budget_param: budget})
     trace = run(learner, stream, chunk_size=500)
     slots = budget + (key == "forgetron")
     assert trace.state["w"].shape == (slots,) and trace.state["A"].shape == (slots, 4)
@@ -224,7 +224,7 @@ def test_sparse_rows_are_kept_packed_and_learn_as_dense_rows_do(key, params):
     packed, dense = learner.clone(), learner.clone()
     sparse_run = run(packed, X, y, chunk_size=70)
     dense_run = run(dense, X.toarray(), y)
-    assert packed.state_.A.shape[1] - (packed.state_.w.shape[0] if key == "kernel_rls" else 0) \
+    assert packed.state_.A.shape[1] - (packed.state_.w.shape[0] if learner.quadratic else 0) \
         == 2 * 6 + 2 and dense.state_.A.shape[1] >= 2001
     np.testing.assert_allclose(sparse_run.margins, dense_run.margins, rtol=1e-12, atol=1e-12)
     np.testing.assert_array_equal(sparse_run.updated, dense_run.updated)

@@ -15,6 +15,7 @@ from naive import textbook
 
 from olbench import make_learner, predict, run
 from olbench.learners import Learner
+from olbench.learners.kernel import KernelLearner
 
 TOL = dict(rtol=1e-12, atol=1e-12)
 
@@ -200,7 +201,8 @@ def _olpy_weights(model, X, y):
 # olpy (a Python port of LIBOL) against our LIBOL-mode options, update for update
 OLPY_CASES = [("NHerd", {"C": 0.5, "a": 2.0}, "nherd", {"C": 0.5, "a": 2.0}),
               ("NAROW", {"a": 0.7}, "narow", {"b": 0.7, "libol": True}),
-              ("IELLIP", {"a": 1.5, "b": 0.8, "c": 0.3}, "iellip", {"a": 1.5, "b": 0.8, "c": 0.3})]
+              ("IELLIP", {"a": 1.5, "b": 0.8, "c": 0.3}, "iellip",
+               {"a": 1.5, "decay": 0.8, "c": 0.3})]
 
 
 @pytest.mark.parametrize("theirs,their_params,key,params", OLPY_CASES,
@@ -222,7 +224,7 @@ def test_olpy_cw_equals_ours():
     from olpy import classifiers
 
     X, y = make_data("classification", 32, n=300)
-    ours = run(make_learner("cw", eta=0.7), X, y).state["w"]
+    ours = run(make_learner("cw", confidence=0.7), X, y).state["w"]
     theirs = _olpy_weights(classifiers.CW(eta=0.7), X, y)
     np.testing.assert_allclose(ours, theirs, rtol=1e-10, atol=1e-12)
 
@@ -241,7 +243,7 @@ def test_sparse_duplicates_are_summed_not_double_counted():
 # ----------------------------------------------------------------------- ROMMA, ALMA, SOP
 def test_romma_step_is_the_shortest_vector_of_its_two_constraints():
     """Li & Long's definition, solved as a QP, against the closed form of kernels.romma (the
-    paper's, variant="paper"); LIBOL's aROMMA misses the case y p >= ||w||^2 ||x||^2."""
+    paper's, libol=False); LIBOL's aROMMA misses the case y p >= ||w||^2 ||x||^2."""
     from scipy.optimize import minimize
 
     rng = np.random.default_rng(4)
@@ -270,16 +272,18 @@ def test_romma_step_is_the_shortest_vector_of_its_two_constraints():
 
 @pytest.mark.parametrize("params", [{}, {"alpha": 0.6, "B": 2.0, "C": 0.8}])
 def test_river_alma_equals_ours_libol_variant(params):
-    """river's ALMAClassifier (no intercept) is LIBOL's rule: raw x, strict test, same k."""
+    """river's ALMAClassifier (no intercept) is LIBOL's rule: raw x, strict test, same k;
+    its C (the paper's) is our eta."""
     from river import linear_model
 
     X, y = make_data("classification", 31, n=300)
     full = {"alpha": 0.9, "B": 1 / 0.9, "C": 2 ** 0.5, **params}
     model = linear_model.ALMAClassifier(p=2, **full)
+    full["eta"] = full.pop("C")
     for x, label in zip(X, y > 0):
         model.learn_one({j: float(v) for j, v in enumerate(x)}, label)
     theirs = np.array([model.w.get(j, 0.0) for j in range(X.shape[1])])   # no intercept
-    trace = run(make_learner("alma", variant="libol", **full), X, y)
+    trace = run(make_learner("alma", libol=True, **full), X, y)
     np.testing.assert_allclose(trace.state["w"], theirs, **TOL)
     assert trace.state["s"][0] == model.k == 1 + trace.n_updates
 
@@ -289,7 +293,7 @@ def test_alma_paper_and_libol_agree_on_unit_rows():
     (and no exact ties) they are the same learner; on raw rows they are not."""
     X, y = make_data("classification", 32, n=300)
     unit = X / np.linalg.norm(X, axis=1, keepdims=True)
-    paper, libol = make_learner("alma"), make_learner("alma", variant="libol")
+    paper, libol = make_learner("alma"), make_learner("alma", libol=True)
     np.testing.assert_allclose(run(paper, unit, y).margins, run(libol, unit, y).margins, **TOL)
     assert not np.allclose(run(paper, 3 * X, y).state["w"], run(libol, 3 * X, y).state["w"])
 
@@ -298,15 +302,14 @@ def test_sop_predictions_are_those_of_the_explicit_inverse():
     """w_t = (a I + S S' + x x')^-1 v has the sign of (a I + S S')^-1 v . x (Sherman-Morrison):
     the margins recorded are the paper's; LIBOL's two codes differ from them by a factor."""
     X, y = make_data("classification", 33, n=200)
-    trace = run(make_learner("sop", a=0.5), X, y)
+    trace = run(make_learner("sop", ridge=0.5), X, y)
     sigma, w = trace.state["A"], trace.state["w"]
     x = X[-1]
     direct = np.linalg.solve(np.linalg.inv(sigma) + np.outer(x, x), np.linalg.inv(sigma) @ w)
     assert direct @ x == pytest.approx((w @ x) / (1 + x @ sigma @ x), rel=1e-10)
 
 
-KERNEL_KEYS = ["kernel_perceptron", "kernel_pa", "kernel_pa_regression", "kernel_rls", "norma",
-               "budget_perceptron", "forgetron"]
+KERNEL_KEYS = [key for key, cls in Learner.registry.items() if issubclass(cls, KernelLearner)]
 
 
 @pytest.mark.parametrize("key", KERNEL_KEYS)

@@ -39,7 +39,8 @@ def selected():
     grid = {"streams": [{"key": "noisy", "params": STREAM}],
             "learners": [{"key": "pa", "name": "PA-I", "params": {"variant": "pa1"},
                           "select": {"C": "C"}},
-                         {"key": "scw", "name": "SCW-I", "select": {"C": "C", "eta": "eta"}},
+                         {"key": "scw", "name": "SCW-I",
+                          "select": {"C": "C", "confidence": "eta"}},
                          {"key": "perceptron", "name": "Perceptron", "select": {"eta": "C"}},
                          {"key": "romma", "name": "ROMMA"}]}
     grids, table, names = select_grid(grid, {"seed": 7, "domains": DOMAINS})
@@ -59,11 +60,11 @@ def test_selection_picks_the_fewest_mistakes_on_the_selection_order(selected):
 
 def test_selection_searches_parameters_one_after_the_other(selected):
     grid, _, _, X, y = selected
-    by_c = [libol_mistakes("scw", X, y, C=c) for c in DOMAINS["C"]]   # eta at its default
+    by_c = [libol_mistakes("scw", X, y, C=c) for c in DOMAINS["C"]]   # at its confidence
     c = last_best(DOMAINS["C"], by_c)
-    by_eta = [libol_mistakes("scw", X, y, C=c, eta=e) for e in DOMAINS["eta"]]
+    by_eta = [libol_mistakes("scw", X, y, C=c, confidence=e) for e in DOMAINS["eta"]]
     scw = [e for e in grid["learners"] if e["key"] == "scw"][0]["params"]
-    assert scw == {"C": c, "eta": last_best(DOMAINS["eta"], by_eta)}
+    assert scw == {"C": c, "confidence": last_best(DOMAINS["eta"], by_eta)}
 
 
 def test_a_parameter_without_effect_ties_and_the_last_value_wins(selected):
@@ -108,7 +109,7 @@ def test_selection_refuses_unknown_domains_and_select_with_sweep():
 def test_published_numbers_are_joined_row_by_row_with_std_units():
     summary = pd.DataFrame({
         "stream": ["Dataset[name=svmguide3,order=permuted]"] * 2 + ["Dataset[name=heart]"],
-        "learner": ["Perceptron[tie=libol]", "PA[C=1.0,variant=pa]", "Perceptron[tie=libol]"],
+        "learner": ["Perceptron[libol=True]", "PA[C=1.0,variant=pa]", "Perceptron[libol=True]"],
         "mistake_rate_mean": [0.3307, 0.30, 0.25], "mistake_rate_std": [0.005, 0.01, 0.02],
         "updates_mean": [411.0, 700.0, 60.0], "updates_std": [7.0, 9.0, 3.0],
         "time_s_median": [1e-4, 2e-4, 3e-4], "time_s_q1": [9e-5] * 3,
@@ -119,7 +120,7 @@ def test_published_numbers_are_joined_row_by_row_with_std_units():
         "mistake_rate_mean": [0.3318, None, 0.2], "mistake_rate_std": [0.0118, None, 0.01],
         "updates_mean": [412.45, None, 1000.0], "updates_std": [14.66, None, 10.0],
         "time_s_mean": [0.0516, None, None], "time_s_std": [0.0008, None, None]})
-    names = {"Perceptron[tie=libol]": "Perceptron", "PA[C=1.0,variant=pa]": "PA"}
+    names = {"Perceptron[libol=True]": "Perceptron", "PA[C=1.0,variant=pa]": "PA"}
     out = beside_published(summary, published, names).set_index(["dataset", "algorithm"])
     row = out.loc[("svmguide3", "Perceptron")]
     assert row["mistake_rate_diff_in_std"] == pytest.approx((0.3307 - 0.3318) / 0.0118)
@@ -159,7 +160,7 @@ DATA = Path(os.environ.get("OLBENCH_DATA") or ROOT.parent / "shared" / "data")
 
 @pytest.mark.needs_datasets("svmguide3")
 def test_the_command_writes_the_table_with_the_published_column(tmp_path):
-    learners = ("[{key: perceptron, name: Perceptron, params: {tie: libol}},"
+    learners = ("[{key: perceptron, name: Perceptron, params: {libol: true}},"
                 " {key: pa, name: PA-I, params: {variant: pa1}, select: {C: C}}]")
     out = olbench("experiment=libol_table", "grid.seeds=[0,1]", "run.figures=false",
                   "run.n_jobs=1",
@@ -193,19 +194,20 @@ def test_a_missing_published_file_is_refused_before_anything_runs(tmp_path):
 
 
 def test_a_candidate_that_breaks_down_is_recorded_and_never_chosen():
-    """CW at eta = 0.9 on svmguide3 loses its covariance's positive definiteness: that
+    """CW at confidence = 0.9 on svmguide3 loses its covariance's positive definiteness: that
     candidate has no mistake count, the others are compared as LIBOL compares them."""
     from olbench.breakdown import NumericBreakdownError
 
     def mistakes_of(params):
-        if params["eta"] == 0.9:
-            raise NumericBreakdownError("CW[eta=0.9]: the output is NaN or infinite at row 7, "
-                                        "although the data are finite: ...")
-        return {0.8: 5, 0.85: 4}[params["eta"]]
+        if params["confidence"] == 0.9:
+            raise NumericBreakdownError("CW[confidence=0.9]: the output is NaN or infinite at "
+                                        "row 7, although the data are finite: ...")
+        return {0.8: 5, 0.85: 4}[params["confidence"]]
 
-    chosen, records = coordinate_search(mistakes_of, {"eta": 0.8}, [("eta", [0.8, 0.85, 0.9])])
-    assert chosen == {"eta": 0.85}
-    assert records[2] == (0, "eta", 0.9, None, False,
-                          "CW[eta=0.9]: the output is NaN or infinite at row 7")
-    with pytest.raises(GridError, match="every candidate of eta broke down numerically"):
-        coordinate_search(mistakes_of, {"eta": 0.8}, [("eta", [0.9])])
+    chosen, records = coordinate_search(mistakes_of, {"confidence": 0.8},
+                                        [("confidence", [0.8, 0.85, 0.9])])
+    assert chosen == {"confidence": 0.85}
+    assert records[2] == (0, "confidence", 0.9, None, False,
+                          "CW[confidence=0.9]: the output is NaN or infinite at row 7")
+    with pytest.raises(GridError, match="every candidate of confidence broke down numerically"):
+        coordinate_search(mistakes_of, {"confidence": 0.8}, [("confidence", [0.9])])

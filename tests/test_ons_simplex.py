@@ -43,7 +43,7 @@ def test_ons_on_the_simplex_stays_on_it_and_its_regret_bound_is_checked():
 
     stream = make_stream("linear_losses", n=500, d=4, G=0.5, seed=1)
     X, y = stream.materialize()
-    learner = olbench.make_learner("ons", domain="simplex", G=1.5, alpha=1 / 1.5 ** 2)
+    learner = olbench.make_learner("ons", domain="simplex", G=1.5, exp_concavity=1 / 1.5 ** 2)
     trace = olbench.run(learner, X, y, checkpoints=[100, 500])
     w = trace.state["w"]
     assert w.min() >= 0 and w.sum() == pytest.approx(1.0, abs=1e-12)

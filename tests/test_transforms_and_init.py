@@ -191,7 +191,7 @@ def test_init_is_set_like_any_parameter_from_overrides(tmp_path):
                                             "learner.init_seed=2"],
                                  output_dir=tmp_path, n_jobs=1, figures=False, quiet=True)
     name, = set(res.table[col.LEARNER])
-    assert name.startswith("Perceptron[eta=1.0,tie=novikoff,init=randn,init_seed=")
-    assert name != "Perceptron[eta=1.0,tie=novikoff,init=randn,init_seed=2]"
+    assert name.startswith("Perceptron[eta=1.0,libol=False,init=randn,init_seed=")
+    assert name != "Perceptron[eta=1.0,libol=False,init=randn,init_seed=2]"
     checks = res.table[res.table[col.BOUND_NAME].notna()]
     assert len(checks) and checks[col.BOUND_HOLDS].isna().all()

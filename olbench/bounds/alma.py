@@ -66,9 +66,9 @@ def ALMA2_CORRECTIONS(rec: RunRecord):
     gamma_raw / R for the paper's normalised rows, gamma_raw with X2 = R^2 for LIBOL's."""
     R = rec.require_radius()
     gamma = rec.separable_fit().info["gamma"]
-    alpha, C = float(rec.params["alpha"]), float(rec.params["C"])
+    alpha, C = float(rec.params["alpha"]), float(rec.params["eta"])   # the paper's C
     B = 1.0 / alpha if rec.params.get("B") is None else float(rec.params["B"])
-    if rec.params.get("variant") == "libol":
+    if rec.params.get("libol"):
         bound = alma2_corrections(gamma=gamma, alpha=alpha, B=B, C=C, X2=R * R)
     else:
         bound = alma2_corrections(gamma=gamma / R, alpha=alpha, B=B, C=C)

@@ -141,7 +141,8 @@ class RunRecord:
     ``margin``: the stream's margin min_t y_t u.x_t / ||u|| for a fixed generating vector u
     (``StreamMeta.margin`` when ``StreamMeta.u`` is known; None otherwise): it says whether
     the labels are separable by u, so a theorem stated for separable data can say why it
-    does not apply without a max-margin fit.
+    does not apply without a max-margin fit. ``tie``: the learner's tie rule
+    (:attr:`olbench.learners.traits.Traits.tie`), which its mistakes are counted with.
     """
 
     params: Mapping[str, Any]
@@ -154,6 +155,7 @@ class RunRecord:
     fits: Mapping[str, Any] = field(default_factory=dict)
     name: str = ""
     margin: float | None = None
+    tie: str = "novikoff"
 
     @classmethod
     def of(cls, trace, learner, *, checkpoints, R=None, fits=None, margin=None) -> RunRecord:
@@ -163,7 +165,7 @@ class RunRecord:
                    y=np.asarray(trace.y, float), updated=getattr(trace, "updated", None),
                    state=getattr(trace, "state", None) or {},
                    checkpoints=np.asarray(checkpoints, dtype=np.int64), R=R,
-                   fits=fits or {}, name=learner.name, margin=margin)
+                   fits=fits or {}, name=learner.name, margin=margin, tie=learner.tie)
 
     # -- views theorems share ----------------------------------------------------------
     @property
@@ -177,8 +179,7 @@ class RunRecord:
 
     def cum_mistakes(self, tie: str | None = None) -> np.ndarray:
         """Cumulative mistakes per round under ``tie`` (default: the learner's tie rule)."""
-        return np.cumsum(mistakes(self.margins, self.y, tie or self.params.get("tie",
-                                                                               "novikoff")))
+        return np.cumsum(mistakes(self.margins, self.y, tie or self.tie))
 
     def cum_loss(self, loss: str) -> np.ndarray:
         """Cumulative per-round ``loss`` of the learner's outputs."""

@@ -327,14 +327,15 @@ def ons_regret(T: int, d: int, alpha: float, G: float, D: float) -> float:
 def ONS_REGRET(rec: RunRecord):
     """5 (1/alpha + G D) d ln T at every checkpoint T > 4, quadratic losses on the ball
     (D = 2r) or the simplex (D = sqrt 2), when the declared G and alpha hold on this stream
-    (G >= B + R, alpha <= 1/(B + R)^2, B = r on the ball, 1 on the simplex)."""
+    (G >= B + R, alpha <= 1/(B + R)^2, B = r on the ball, 1 on the simplex); alpha is the
+    learner's exp_concavity."""
     p = rec.params
     R, fit = rec.require_radius(), point_fit(rec, ons_point(p)[0])
-    r, G, alpha = float(p["radius"]), float(p["G"]), float(p["alpha"])
+    r, G, alpha = float(p["radius"]), float(p["G"]), float(p["exp_concavity"])
     simplex = p.get("domain", "ball") == "simplex"
     B, D = (1.0, math.sqrt(2.0)) if simplex else (r, 2 * r)
     if G < B + R or alpha > 1 / (B + R) ** 2:
-        raise Skip(f"G={G:g} and alpha={alpha:g} must bound the gradients and the "
+        raise Skip(f"G={G:g} and exp_concavity={alpha:g} must bound the gradients and the "
                    f"exp-concavity on this stream: G >= B + R = {B + R:.4g}, alpha <= "
                    f"1/(B + R)^2 = {1 / (B + R) ** 2:.4g} (B = max norm in K = {B:g})")
     d = dimension(rec)

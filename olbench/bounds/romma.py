@@ -16,7 +16,7 @@ def romma_separable(R: float, gamma: float) -> float:
     who prove this bound for both algorithms (the theorem's number could not be checked here,
     hence the proof below). Assumptions: a unit u with
     y_t u.x_t >= gamma > 0 for all t, ||x_t|| <= R, w_1 = 0, and the paper's steps (the
-    shortest vector y x / ||x||^2 from w = 0: ``variant="paper"``).
+    shortest vector y x / ||x||^2 from w = 0: ``libol=False``).
 
     Proof (re-derived here, so that what is checked is what is proved): let u* = u / gamma, so
     y_t u*.x_t >= 1 for all t. (i) By induction u* lies in every constraint set ROMMA
@@ -40,8 +40,8 @@ def romma_separable(R: float, gamma: float) -> float:
                 "olbench.bounds.romma.romma_separable)")
 def ROMMA_SEPARABLE(rec: RunRecord):
     """(R/gamma)^2 with gamma the max-margin comparator's margin, at every checkpoint."""
-    if rec.params.get("variant") == "libol":
-        raise Skip("the proof needs the paper's first step y x / ||x||^2 (variant='libol')")
+    if rec.params.get("libol"):
+        raise Skip("the proof needs the paper's first step y x / ||x||^2 (libol=True)")
     R = rec.require_radius()
     bound = romma_separable(R, rec.separable_fit().info["gamma"])
     mistakes = rec.cum_mistakes()

@@ -72,15 +72,15 @@ def SOP_MISTAKES(rec: RunRecord):
     T = int(rec.checkpoints[-1])
     if T != rec.n:
         raise Skip("needs Sigma at round T: only the final round has it")
-    a = float(rec.params["a"])
+    a = float(rec.params["ridge"])   # the paper's a
     sigma = rec.state["A"]
     logdet = -np.linalg.slogdet(sigma)[1] - sigma.shape[0] * math.log(a)
     M = np.asarray(rec.updated, bool)
-    S = np.ones(rec.n, bool) if rec.params.get("variant") == "libol" else M
+    S = np.ones(rec.n, bool) if rec.params.get("libol") else M
     values = []
     for fit in rec.fits_with_u():
         Q = math.sqrt(max(0.0, (a * float(fit.u @ fit.u) + float(fit.margins[S] @ fit.margins[S]))
                           * logdet))
         values.append(tightest_scale(rec.y[M] * fit.margins[M], Q))
-    observed = int(mistakes(rec.margins, rec.y, rec.params.get("tie", "novikoff")).sum())
+    observed = int(mistakes(rec.margins, rec.y, rec.tie).sum())
     return [(T, min(values), observed)]

@@ -24,6 +24,7 @@ from typing import Any
 from omegaconf import OmegaConf
 
 from olbench.harness.tasks import CONF_DIR
+from olbench.renamed import old_spellings
 
 #: groups whose configs are components (a ``_target_`` class with constraints), then run options
 GROUPS = ("learner", "stream", "comparator", "run")
@@ -164,7 +165,8 @@ def unknown_parameter(group: str, key: str, name: str) -> str:
 def with_option_appends(arguments: list[str]) -> list[str]:
     """The overrides with ``group.<option>=v`` written ``+group.<option>=v`` where the option
     is one the chosen component's family accepts but its config leaves out (a learner's
-    ``init``), so ``learner.init=randn`` works as every other parameter does.
+    ``init``, or the old spelling of a renamed parameter, which the class maps and warns
+    about), so ``learner.init=randn`` works as every other parameter does.
 
     >>> with_option_appends(["learner=pa", "learner.init=randn", "learner.C=2"])
     ['learner=pa', '+learner.init=randn', 'learner.C=2']
@@ -182,7 +184,8 @@ def with_option_appends(arguments: list[str]) -> list[str]:
         group, dot, name = (o.key_or_group.partition(".") if o is not None else ("", "", ""))
         key = chosen.get(group)
         cls = _target(group, key) if dot and key in choices(group) else None
-        option = name in getattr(cls, "optional_params", {}) and name not in _config(group, key)
+        option = (name in getattr(cls, "optional_params", {}) or name in old_spellings(cls)) \
+            and name not in _config(group, key)
         out.append(f"+{argument}" if option and o.type is OverrideType.CHANGE else argument)
     return out
 

@@ -6,7 +6,8 @@ per candidate value over the *whole* dataset in one fixed order (``init_options.
 ``rand('seed', 0); randperm(n)``, an order other than the table's), and keeps the value with
 the fewest online mistakes; a tie goes to the later value of the domain (its test is
 ``err_count <= best``). Several parameters are searched one after the other, each with the
-earlier ones fixed at their chosen values (PA-I: C; SCW: C then eta; ALMA: C then alpha).
+earlier ones fixed at their chosen values (PA-I: C; SCW: C then eta; ALMA: C then alpha;
+LIBOL's names: ours are SCW's C then confidence, ALMA's eta then alpha).
 LIBOL's domains are C in 2^-4 .. 2^4, eta (alpha) in 0.55 .. 0.95 by 0.05, IELLIP's b in
 0.1 .. 0.9 by 0.1; the experiment config states them (``select.domains``) and each learner
 entry of the grid says which of its parameters is searched over which domain::
@@ -18,7 +19,7 @@ entry of the grid says which of its parameters is searched over which domain::
       learners:
         - key: scw
           name: SCW-I             # the algorithm's name in LIBOL's tables (the join key)
-          select: {C: C, eta: eta}   # our parameter: LIBOL's domain, searched in this order
+          select: {C: C, confidence: eta}   # our parameter: LIBOL's domain, in this order
 
 :func:`select_grid` runs the search per stream and returns, per stream, the grid with the
 chosen values fixed (so ``olbench.harness.tasks.expand`` sees only ``key``/``params``/``sweep``),

@@ -7,6 +7,8 @@ import numpy as np
 from olbench.bounds import ALMA2_CORRECTIONS
 from olbench.component import RECIPROCAL_LOW, Interval, InvalidParameterError, OneOf
 from olbench.learners.base import Learner, State
+from olbench.learners.traits import VARIANT_SPELLING
+from olbench.renamed import Renamed
 from olbench.rules import alma as rule
 
 
@@ -16,20 +18,25 @@ class ALMA(Learner, key="alma"):
     the identity.
 
     With k = 1 + the number of corrections so far, x^ = x / ||x||, gamma_k = B / sqrt(k) and
-    eta_k = C / sqrt(k): if y w.x^ <= (1 - alpha) gamma_k, then w <- w + eta_k y x^,
-    w <- w / max(1, ||w||), k <- k + 1. w_1 = 0. ``B=None`` means B = 1/alpha; with C = sqrt(2)
-    these are the paper's recommended values and LIBOL's defaults (alpha = 0.9). The output
-    recorded is w.x on the raw row (its sign is the prediction). Corrections bound on separable
-    data: :func:`olbench.bounds.alma.alma2_corrections` (derived there).
+    the step size eta_k = eta / sqrt(k) (the paper's C is ``eta`` here, the step size's
+    scale, as OGD's eta with ``schedule="sqrt"``; C is every other learner's aggressiveness):
+    if y w.x^ <= (1 - alpha) gamma_k, then w <- w + eta_k y x^, w <- w / max(1, ||w||),
+    k <- k + 1. w_1 = 0. ``B=None`` means B = 1/alpha; with eta = sqrt(2) these are the
+    paper's recommended values and LIBOL's defaults (alpha = 0.9). The output recorded is w.x
+    on the raw row (its sign is the prediction). Corrections bound on separable data:
+    :func:`olbench.bounds.alma.alma2_corrections` (derived there).
 
-    Paper against LIBOL (``ALMA.m``, ``ALMA_c.cpp``; river's ``ALMAClassifier`` is the same
-    rule): LIBOL does not normalise x and corrects on y w.x < (1 - alpha) gamma_k (strict);
-    ``variant="libol"`` does both. k is the same in both (1, then +1 per correction). LIBOL's
-    p enters only as gamma_k = B sqrt(p-1)/sqrt(k) and eta_k = C/(sqrt(p-1) sqrt(k)) with
-    Euclidean norms throughout -- not the p-norm ALMA_p of the paper -- so LIBOL's p = q is
-    this learner with B sqrt(q-1) and C/sqrt(q-1). LIBOL's compiled ``ALMA_c`` ignores
-    ``options.C`` and always uses C = 1.41421356237. With alpha = 1 LIBOL's strict test never
-    fires from w = 0 (y w.x = 0 is not < 0): that learner stays at w = 0.
+    ``libol=True`` behaves as LIBOL's ``ALMA.m`` (``ALMA_c.cpp``; river's ``ALMAClassifier``
+    is the same rule), which differs in two ways: (1) it does not normalise x; (2) it
+    corrects on y w.x < (1 - alpha) gamma_k (strict). k is the same in both (1, then +1 per
+    correction). Its mistakes are counted as y w.x <= 0 (LIBOL's sign(0) = +1 differs only
+    on a round with w.x = 0, and the corrections do not depend on it). LIBOL's p enters only
+    as gamma_k = B sqrt(p-1)/sqrt(k) and eta_k = C/(sqrt(p-1) sqrt(k)) with Euclidean norms
+    throughout -- not the p-norm ALMA_p of the paper -- so LIBOL's p = q is this learner with
+    B sqrt(q-1) and eta = C/sqrt(q-1). LIBOL's compiled ``ALMA_c`` ignores ``options.C`` and
+    always uses C = 1.41421356237. With alpha = 1 LIBOL's strict test never fires from w = 0
+    (y w.x = 0 is not < 0): that learner stays at w = 0. (Old spellings, until 0.3:
+    ``variant="libol"``; ``C`` for ``eta``.)
 
     >>> import numpy as np
     >>> from olbench import run
@@ -42,15 +49,18 @@ class ALMA(Learner, key="alma"):
     display_params = ("alpha",)
     constraints = {"alpha": Interval(0, 1, low_open=True),
                    "B": Interval(0, inf, low_open=True, none_ok=True),
-                   "C": Interval(0, inf, low_open=True), "variant": OneOf("paper", "libol")}
+                   "eta": Interval(0, inf, low_open=True), "libol": OneOf(False, True)}
     bounds = (ALMA2_CORRECTIONS,)
+    renamed_params = (VARIANT_SPELLING, Renamed("eta", ("C",)))
+    summary = "ALMA_2: normalised margin test, step η/√k, projection on the unit ball"
+    source = "Gentile 2001"
 
-    def __init__(self, *, alpha: float = 0.9, B: float | None = None, C: float = sqrt(2),
-                 variant: str = "paper"):
+    def __init__(self, *, alpha: float = 0.9, B: float | None = None, eta: float = sqrt(2),
+                 libol: bool = False):
         self.alpha = alpha
         self.B = B
-        self.C = C
-        self.variant = variant
+        self.eta = eta
+        self.libol = libol
 
     def validate(self):
         """Each parameter in its range, and the margin threshold (1 - alpha) B / sqrt(k) a
@@ -70,7 +80,7 @@ class ALMA(Learner, key="alma"):
 
     def rule_params(self):
         B = 1.0 / self.alpha if self.B is None else self.B
-        return rule.Params(float(self.alpha), float(B), float(self.C), self.variant == "libol")
+        return rule.Params(float(self.alpha), float(B), float(self.eta), bool(self.libol))
 
     def init_state(self, d):
         return State(np.zeros(d), np.zeros((0, d)), np.ones(1))   # s[0] = k = 1

@@ -22,6 +22,9 @@ class AROW(CovarianceLearner, key="arow"):
     [0.3333333333333333, 0.3333333333333333]
     """
 
+    summary = "AROW (full or diagonal), AROW regression = RLS"
+    source = "Crammer, Kulesza, Dredze 2009; Vaits & Crammer 2011"
+
     constraints = {"r": Interval(0, inf, low_open=True), "a": Interval(0, inf, low_open=True),
                    "diagonal": OneOf(False, True)}
     display_params = ("r",)

@@ -7,7 +7,8 @@ A learner subclass declares
 * :meth:`rule` (the compiled rule), :meth:`rule_params` (a namedtuple of numbers) and
   :meth:`init_state` (fresh ``w``, ``A``, ``s`` arrays for d features; see
   :mod:`olbench.rules` for what the slots hold);
-* ``bounds``: the theorems of :mod:`olbench.bounds` that hold for its runs (if any);
+* ``bounds``: the theorems of :mod:`olbench.bounds` that hold for its runs (if any), and
+  any other trait of :mod:`olbench.learners.traits` where it is not the default;
 
 and registers with ``class PA(Learner, key="pa")``. Everything else (running, chunking,
 predict-then-learn, input checks) lives in :mod:`olbench.protocol`.
@@ -29,7 +30,6 @@ from typing import Any, ClassVar, NamedTuple
 
 import numpy as np
 
-from olbench.bounds import Theorem
 from olbench.component import Component, Registry
 from olbench.learners.initial import (  # noqa: F401  (initial_weights: imported from here)
     INIT_OPTIONS,
@@ -39,7 +39,9 @@ from olbench.learners.initial import (  # noqa: F401  (initial_weights: imported
     is_given,
     is_zeros,
 )
+from olbench.learners.traits import Traits
 from olbench.losses import DEFAULT_LOSS
+from olbench.renamed import accepting_renamed, translated
 from olbench.resources import Footprint, features
 from olbench.rules.covariance import TRIANGLE_FROM
 from olbench.rules.loop import Rule
@@ -129,34 +131,12 @@ def generator_state(seed: int, high: int) -> int:
     return 1 + word % int(high)
 
 
-class Learner(Component):
-    """Base class of every online learner. See the module docs for what a subclass declares."""
+class Learner(Traits, Component):
+    """Base class of every online learner. See the module docs for what a subclass declares,
+    and :class:`~olbench.learners.traits.Traits` for the traits it may declare."""
 
     registry: ClassVar[Registry] = Registry("learner", "olbench.learners")
     optional_params = INIT_OPTIONS
-    task: ClassVar[str] = "classification"
-    #: Tie rule used to count mistakes (olbench.losses); learners with a ``tie`` parameter
-    #: override it per instance.
-    tie: str = "novikoff"
-    #: The theorems (olbench.bounds) that bound this learner's runs; ``Theorem.where(...)``
-    #: restricts one to some hyper-parameter values. Subclasses inherit the declaration.
-    bounds: ClassVar[tuple[Theorem, ...]] = ()
-    #: The hyper-parameter that only rescales w (every prediction's sign stays the same), if
-    #: any: then mistakes are scale-free but loss-based numbers (cumulative loss, regret)
-    #: depend on it, and reports say so (``olbench.analysis.views.scale_dependent``).
-    scale_param: ClassVar[str | None] = None
-    #: What the rule needs to stay within float64, said when its arithmetic breaks down on
-    #: finite data (olbench.breakdown), e.g. a kernel value; "" when the likely cause (the
-    #: parameter furthest from its default) says enough.
-    numeric_hint: ClassVar[str] = ""
-    #: The range every row entry must lie in, when the rows are losses the learner's rule
-    #: and theorems assume bounded (experts' losses in [0, 1]); checked on every chunk
-    #: (:func:`olbench.learning_task.check_loss_range`). None: any finite value.
-    loss_range: ClassVar[tuple[float, float] | None] = None
-    #: True when a NaN/inf feature always makes the output NaN/inf (w.x does), which the
-    #: compiled loop catches at no cost; False makes :func:`olbench.run` check every chunk's
-    #: features first (a learner whose output can stay finite on such a row).
-    non_finite_rows_show_in_output: ClassVar[bool] = True
 
     @classmethod
     def task_options(cls) -> dict[str, str]:
@@ -199,7 +179,7 @@ class Learner(Component):
     def __init_subclass__(cls, **kwargs: Any):
         super().__init_subclass__(**kwargs)
         if "__init__" in cls.__dict__:
-            cls.__init__ = _accepting_init_options(cls.__dict__["__init__"])
+            cls.__init__ = _accepting_init_options(accepting_renamed(cls.__dict__["__init__"]))
 
     # -- what a subclass provides -------------------------------------------------------
     def rule(self) -> Rule:
@@ -230,6 +210,19 @@ class Learner(Component):
         """Whether :meth:`footprint` grows with the rows n (a stream is then asked for its
         length before the run: :func:`olbench.run` refuses up front)."""
         return False
+
+    @classmethod
+    def display(cls, params):
+        # a name written before a parameter was renamed (an older results table) shows as
+        # the same learner's name does now
+        try:
+            new = translated(params, cls.renamed_params, cls.__name__, cls.param_defaults(),
+                             warn=False)
+        except ValueError:   # old values the new parameter cannot say: shown as written
+            return super().display(params)
+        order = {name: i for i, name in enumerate(cls.param_names())}
+        return super().display(dict(sorted(new.items(),
+                                           key=lambda item: order.get(item[0], len(order)))))
 
     @classmethod
     def display_shown(cls, params):
@@ -293,7 +286,8 @@ class Learner(Component):
         does not keep (so ``predict_one`` then ``learn_one`` from the very first example is
         the protocol, with no special case). With w = 0 that is margin 0: under the default
         tie rule ``"novikoff"`` (a mistake is y p <= 0) no label, a mistake whatever y is;
-        under ``tie="libol"`` the label sign(0) = +1 (:mod:`olbench.losses`).
+        under LIBOL's (``libol=True``, :attr:`tie`) the label sign(0) = +1
+        (:mod:`olbench.losses`).
 
         >>> from olbench import make_learner
         >>> p = make_learner("perceptron")
@@ -328,9 +322,6 @@ class OCOLearner(Learner):
 
     task: ClassVar[str] = "oco"
     rows: ClassVar[int] = 3
-    #: the played point depends on the round index (anytime rates), so a round with a zero
-    #: loss may still move it; learners whose point moves only with the losses keep False
-    moves_with_time: bool = False
 
     def validate(self) -> None:
         super().validate()

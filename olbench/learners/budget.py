@@ -40,9 +40,14 @@ class NORMA(KernelLearner, key="norma"):
     [0.0, 0.5, 0.95]
     """
 
+    summary = ("f ← (1 − ηλ) f + η y k(x, ·) on y f(x) < ρ, terms of the last τ rounds kept "
+               "(budget τ)")
+    source = "Kivinen, Smola, Williamson, IEEE TSP 2004"
+
     display_label = "NORMA"
     display_params = ("tau", "kernel_type")
     budget_param = "tau"
+    moves_on_zero_rows = True   # every round decays f and drops the term of round t - tau
     constraints = {"eta": Interval(0, inf, low_open=True), "lam": Interval(0, inf),
                    "rho": Interval(0, inf), "tau": _BUDGET, **KERNEL_CONSTRAINTS}
 
@@ -94,6 +99,10 @@ class BudgetPerceptron(KernelLearner, key="budget_perceptron"):
     (True, (5,))
     """
 
+    summary = ("Randomized Budget Perceptron: kernel Perceptron, a uniformly drawn support vector"
+               " discarded when B are stored (seeded)")
+    source = "Cavallanti, Cesa-Bianchi, Gentile, MLJ 2007"
+
     display_label = "RBP"
     display_params = ("budget", "kernel_type")
     constraints = {"budget": _BUDGET, "seed": Interval(0, 2**63 - 1, integer=True),
@@ -144,6 +153,11 @@ class Forgetron(KernelLearner, key="forgetron"):
     (Round 3 removes e_1 with phi = 1, Q = 1; round 4 removes e_2 with
     a = -1, b = 2, c = 1 - 15/32 * 4, phi = 1.75 / (2 + sqrt(0.5)) = 0.6464.)
     """
+
+    summary = ("self-tuned Forgetron: kernel Perceptron, shrink by φₜ and remove the oldest when "
+               "B + 1 are stored")
+    source = ("Dekel, Shalev-Shwartz, Singer, SIAM J. Comput. 2008 (mistake bound of the "
+              "self-tuned variant)")
 
     display_label = "Forgetron"
     display_params = ("budget", "kernel_type")

@@ -5,23 +5,30 @@ from statistics import NormalDist
 
 from olbench.component import Interval, OneOf
 from olbench.learners.base import CovarianceLearner
+from olbench.renamed import Renamed
 from olbench.rules import cw as rule
 
+#: CW's, SCW's and SCW-II's confidence level was spelled ``eta``, as the papers write it; eta
+#: is every other learner's step size
+CONFIDENCE_SPELLING = Renamed("confidence", ("eta",))
 
-def probit(eta: float) -> float:
-    """phi = Phi^-1(eta), the confidence parameter of CW and SCW (LIBOL: ``norminv(eta)``).
+
+def probit(confidence: float) -> float:
+    """phi = Phi^-1(confidence), from the confidence level of CW and SCW (the papers' eta;
+    LIBOL: ``norminv(eta)``).
 
     >>> round(probit(0.7), 6)
     0.524401
     """
-    return NormalDist().inv_cdf(float(eta))
+    return NormalDist().inv_cdf(float(confidence))
 
 
 class CW(CovarianceLearner, key="cw"):
     """Confidence-weighted learning: a Gaussian N(mu, Sigma) over weight vectors, updated so
-    that a weight vector drawn from it classifies the example correctly with probability eta.
+    that a weight vector drawn from it classifies the example correctly with probability
+    ``confidence`` (the papers' eta; the old spelling ``eta`` is accepted until 0.3).
 
-    With m = y mu.x, v = x' Sigma x and phi = Phi^-1(eta), when the constraint fails:
+    With m = y mu.x, v = x' Sigma x and phi = Phi^-1(confidence), when the constraint fails:
     mu <- mu + alpha y Sigma x and Sigma <- Sigma - beta Sigma x x' Sigma (full covariance), from
     mu = 0, Sigma = a I. Two forms:
 
@@ -38,8 +45,8 @@ class CW(CovarianceLearner, key="cw"):
 
     ``diagonal=True``: the papers' diagonal approximation, Sigma_rr^-1 += c x_r^2 with the
     c of the full update (alpha phi / sqrt(u), or 2 alpha phi), O(nnz) per step. An update is
-    counted whenever the constraint fails (LIBOL's count). Defaults: LIBOL's (eta = 0.7,
-    a = 1; its code, init_options.m).
+    counted whenever the constraint fails (LIBOL's count). Defaults: LIBOL's
+    (confidence = 0.7, a = 1; its code, init_options.m).
 
     >>> import numpy as np
     >>> from olbench import run
@@ -48,19 +55,25 @@ class CW(CovarianceLearner, key="cw"):
     [-0.499705, -0.163269]
     """
 
-    display_params = ("eta",)
+    display_params = ("confidence",)
     # measured: at the defaults the diagonal form leaves float64 after 672 rows of
-    # german.numer, 4729 of a9a (the ZeroDivisionError of before); with eta = 0.55 neither does
+    # german.numer, 4729 of a9a (the ZeroDivisionError of before); with confidence = 0.55
+    # neither does
     numeric_hint = ("CW's variances shrink on every round that violates its constraint, the "
-                    "faster the larger eta, and on a long noisy stream they leave float64: an "
-                    "eta nearer 0.5, or SCW / SCW-II (whose steps are capped), last longer")
-    constraints = {"eta": Interval(0.5, 1, low_open=True, high_open=True),
+                    "faster the larger its confidence, and on a long noisy stream they leave "
+                    "float64: a confidence nearer 0.5, or SCW / SCW-II (whose steps are "
+                    "capped), last longer")
+    constraints = {"confidence": Interval(0.5, 1, low_open=True, high_open=True),
                    "a": Interval(0, inf, low_open=True), "form": OneOf("stdev", "variance"),
                    "diagonal": OneOf(False, True)}
+    renamed_params = (CONFIDENCE_SPELLING,)
+    summary = ("confidence-weighted, stdev form (exact convex CW) or variance form; full or "
+               "diagonal")
+    source = ("Crammer, Dredze, Pereira, NIPS 2008; Dredze, Crammer, Pereira, ICML 2008")
 
-    def __init__(self, *, eta: float = 0.7, a: float = 1.0, form: str = "stdev",
+    def __init__(self, *, confidence: float = 0.7, a: float = 1.0, form: str = "stdev",
                  diagonal: bool = False):
-        self.eta = eta
+        self.confidence = confidence
         self.a = a
         self.form = form
         self.diagonal = diagonal
@@ -69,4 +82,5 @@ class CW(CovarianceLearner, key="cw"):
         return rule.RULES[bool(self.diagonal)]
 
     def rule_params(self):
-        return rule.Params(probit(self.eta), inf, self.form == "variance", False, False)
+        return rule.Params(probit(self.confidence), inf, self.form == "variance", False,
+                           False)

@@ -29,6 +29,9 @@ class EG(OCOLearner, key="eg"):
     [0.5, 0.25]
     """
 
+    summary = "OCO: exponentiated gradient on the simplex, EG± on the l1 ball"
+    source = "Kivinen & Warmuth 1997"
+
     constraints = {"loss": OneOf(*LOSS_CODES), "eta": Interval(0, inf, low_open=True)}
     bounds = (EG_REGRET.where(loss="linear"),)
     display_params = ("eta",)
@@ -42,7 +45,7 @@ class EG(OCOLearner, key="eg"):
         self.eta = eta
 
     @property
-    def moves_with_time(self):
+    def moves_on_zero_rows(self):
         return self.loss == "quadratic"          # a zero row still has gradient w_t
 
     def rule(self):

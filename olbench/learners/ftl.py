@@ -27,6 +27,10 @@ class FTL(OCOLearner, key="ftl"):
     [0.0, 1.0, 1.0, 1.0]
     """
 
+    summary = ("OCO: Follow the Leader, closed forms for linear and quadratic losses on the ball,"
+               " simplex, box, l1 ball")
+    source = "Shalev-Shwartz 2012, Sec. 2.2"
+
     constraints = {"loss": OneOf(*LOSS_CODES), "domain": OneOf(*SET_CODES),
                    "radius": Interval(0, inf, low_open=True)}
     bounds = (FTL_QUADRATIC.where(loss="quadratic"), FTL_LINEAR.where(loss="linear"))
@@ -37,7 +41,7 @@ class FTL(OCOLearner, key="ftl"):
         self.radius = radius
 
     @property
-    def moves_with_time(self):
+    def moves_on_zero_rows(self):
         return self.loss == "quadratic"        # the mean S/t moves with t
 
     def rule(self):

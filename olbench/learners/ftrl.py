@@ -28,6 +28,10 @@ class FTRL(OCOLearner, key="ftrl"):
     [0.0, 0.25, 0.25, 0.25]
     """
 
+    summary = ("OCO: FTRL on linearised losses, quadratic (lazy projection) or entropic "
+               "regulariser, η or η/√t")
+    source = "Orabona 2019, Sec. 7; Shalev-Shwartz 2012"
+
     constraints = {"loss": OneOf(*LOSS_CODES), "domain": OneOf(*SET_CODES),
                    "radius": Interval(0, inf, low_open=True),
                    "eta": Interval(0, inf, low_open=True), "schedule": OneOf("constant", "sqrt"),
@@ -54,8 +58,9 @@ class FTRL(OCOLearner, key="ftrl"):
                                         f"lives on domain='simplex'")
 
     @property
-    def moves_with_time(self):
-        return self.schedule == "sqrt"
+    def moves_on_zero_rows(self):
+        # an anytime rate moves w with t; a zero row's quadratic loss has gradient w_t
+        return self.schedule == "sqrt" or self.loss == "quadratic"
 
     def rule(self):
         return rule.RULE

@@ -32,6 +32,10 @@ class Hedge(OCOLearner, key="hedge"):
     [0.5, 0.25]
     """
 
+    summary = ("experts: exponential weights, fixed η, known horizon, anytime √(8 ln N / t), "
+               "doubling trick")
+    source = "Freund & Schapire 1997; Cesa-Bianchi & Lugosi 2006"
+
     constraints = {"eta": Interval(0, inf, low_open=True), "schedule": OneOf(*SCHEDULES),
                    "horizon": Interval(1, inf, integer=True)}
     bounds = (HEDGE_FIXED.where(schedule="fixed"), HEDGE_FIXED.where(schedule="horizon"),
@@ -55,7 +59,7 @@ class Hedge(OCOLearner, key="hedge"):
         return float(self.eta)
 
     @property
-    def moves_with_time(self):
+    def moves_on_zero_rows(self):
         return self.schedule != "fixed"
 
     def rule(self):

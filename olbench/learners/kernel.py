@@ -68,6 +68,10 @@ class KernelLearner(Learner):
     non_finite_rows_show_in_output = False
 
     @property
+    def moves_on_zero_rows(self) -> bool:
+        return self.kernel_type != "linear"   # k(0, 0) != 0: x = 0 is a point like any other
+
+    @property
     def numeric_hint(self) -> str:
         """What must stay within float64 (olbench.breakdown): with the polynomial kernel,
         k(x, x) on every row (which bounds every kernel value)."""
@@ -235,6 +239,9 @@ class KernelPerceptron(KernelLearner, key="kernel_perceptron"):
     [0.0, 1.0, 2.79]
     """
 
+    summary = "Perceptron in a kernel's RKHS: x joins the support vectors on a mistake"
+    source = "Freund & Schapire 1999 (Sec. 3); Novikoff's bound in the RKHS"
+
     display_label = "Kernel Perceptron"
     constraints = dict(KERNEL_CONSTRAINTS)
     bounds = (KERNEL_NOVIKOFF,)
@@ -262,6 +269,9 @@ class KernelPA(KernelLearner, key="kernel_pa"):
     >>> trace.margins.tolist()       # the Gaussian k(x, x) = 1: one PA step gives f(x) = 1
     [0.0, 1.0]
     """
+
+    summary = "PA, PA-I, PA-II with f(x) = Σ αᵢ k(xᵢ, x) and k(x, x) for ‖x‖²"
+    source = "Crammer et al., JMLR 2006, Sec. 7"
 
     display_label = "Kernel PA"
     constraints = {"C": Interval(0, inf, low_open=True), "variant": OneOf(*_VARIANTS),
@@ -343,9 +353,14 @@ class KernelRLS(KernelLearner, key="kernel_rls"):
     [0.0, 1.0]
     """
 
+    summary = ("kernel RLS = kernel AROW regression: (aK + rI)⁻¹ grown by one row per round, no "
+               "sparsification")
+    source = "Engel, Mannor, Meir 2004; Vaits & Crammer 2011"
+
     display_label = "Kernel RLS"
     task = "regression"
     quadratic = True
+    moves_on_zero_rows = True   # every row joins the support vectors, a zero one too
     constraints = {"r": Interval(0, inf, low_open=True), "a": Interval(0, inf, low_open=True),
                    **KERNEL_CONSTRAINTS}
     display_params = ("r", "kernel_type")

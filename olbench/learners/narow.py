@@ -33,6 +33,10 @@ class NAROW(CovarianceLearner, key="narow"):
     [0.375, 0.0]
     """
 
+    summary = ("AROW with adaptive r_t, predicting with A_{t-1} + x x'/r_t (`libol=True`: LIBOL's"
+               " NAROW.m)")
+    source = "Orabona & Crammer, NIPS 2010"
+
     display_params = ("b",)
     constraints = {"b": Interval(0, inf, low_open=True), "a": Interval(0, inf, low_open=True),
                    "libol": OneOf(False, True)}

@@ -25,6 +25,9 @@ class NHERD(CovarianceLearner, key="nherd"):
     [0.3333333333333333, 0.3333333333333333]
     """
 
+    summary = "normal herding; full, or diagonal (project, exact, drop)"
+    source = "Crammer & Lee, NIPS 2010"
+
     display_params = ("C",)
     constraints = {"C": reciprocal_range("the step divides by v + 1/C, whose 1/C must be a "
                                          "finite float64"), "a": Interval(0, inf, low_open=True),

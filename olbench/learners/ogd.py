@@ -26,6 +26,10 @@ class OGD(Learner, key="ogd"):
     [0.5, -0.5]
     """
 
+    summary = ("projected online (sub)gradient descent, hinge/logistic/squared (OCO: "
+               "linear/quadratic), η or η/√t")
+    source = "Zinkevich 2003"
+
     display_params = ("eta",)
     constraints = {"loss": OneOf(*rule.RULES), "eta": Interval(0, inf, low_open=True),
                    "schedule": OneOf("constant", "sqrt"),
@@ -70,7 +74,7 @@ class OGD(Learner, key="ogd"):
         return "suffered" if cls.task_for(params) == "oco" else cls._descended(params)
 
     @property
-    def moves_with_time(self):
+    def moves_on_zero_rows(self):
         return self.loss == "quadratic"           # a zero row still pulls w towards 0
 
     def rule(self):

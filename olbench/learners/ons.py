@@ -8,6 +8,7 @@ import numpy as np
 from olbench.bounds import ONS_REGRET
 from olbench.component import Interval, InvalidParameterError, OneOf
 from olbench.learners.base import OCOLearner, State, identity_blocks
+from olbench.renamed import Renamed
 from olbench.resources import Footprint, features
 from olbench.rules import ons as rule
 from olbench.rules.oco import LOSS_CODES
@@ -27,7 +28,9 @@ def ons_gamma(alpha: float, G: float, D: float) -> float:
 
 
 class ONS(OCOLearner, key="ons"):
-    """Online Newton Step on the ball of radius r or the simplex, for alpha-exp-concave losses.
+    """Online Newton Step on the ball of radius r or the simplex, for alpha-exp-concave losses
+    (alpha is ``exp_concavity``; the old spelling ``alpha``, ALMA's margin parameter, is
+    accepted until 0.3).
 
     gamma = (1/2) min(1/(4 G D), alpha), eps = 1/(gamma^2 D^2), D the diameter (2 r for the
     ball, sqrt 2 for the simplex), G a bound on the gradients; A_t = eps I + sum g g',
@@ -48,28 +51,34 @@ class ONS(OCOLearner, key="ons"):
     """
 
     constraints = {"loss": OneOf(*LOSS_CODES), "radius": Interval(0, inf, low_open=True),
-                   "alpha": Interval(0, inf, low_open=True),
+                   "exp_concavity": Interval(0, inf, low_open=True),
                    "G": Interval(0, inf, low_open=True), "domain": OneOf(*DIAMETER)}
     bounds = (ONS_REGRET.where(loss="quadratic"),)
-    display_params = ("alpha", "domain")
+    display_params = ("exp_concavity", "domain")
+    renamed_params = (Renamed("exp_concavity", ("alpha",)),)
+    summary = ("OCO: Online Newton Step on the ball or the simplex (projection in the A_t norm, "
+               "exact: bisection on the ball, an active-set QP on the simplex)")
+    source = "Hazan, Agarwal, Kale 2007"
 
-    def __init__(self, *, loss: str = "quadratic", radius: float = 1.0, alpha: float = 0.25,
-                 G: float = 2.0, domain: str = "ball"):
+    def __init__(self, *, loss: str = "quadratic", radius: float = 1.0,
+                 exp_concavity: float = 0.25, G: float = 2.0, domain: str = "ball"):
         self.loss = loss
         self.radius = radius
-        self.alpha = alpha
+        self.exp_concavity = exp_concavity
         self.G = G
         self.domain = domain
 
     @property
-    def moves_with_time(self):
-        return self.loss == "quadratic"          # a zero row still has gradient w_t
+    def moves_on_zero_rows(self):
+        # a zero row's quadratic loss still has gradient w_t; on the simplex a zero gradient
+        # still re-projects w in the A_t norm (an active-set QP), which moves it by round-off
+        return self.loss == "quadratic" or self.domain == "simplex"
 
     def validate(self):
         """Each parameter in its range, and together the scales the rule computes from them
         finite: gamma (1/gamma multiplies every Newton step) and eps (A_0 = eps I, and A_0^-1 =
-        I / eps). alpha = 1e-200, G = 1e200 or radius = 1e-300 each drive one of them to 0 or
-        inf (a division by zero before any row), whatever the data."""
+        I / eps). exp_concavity = 1e-200, G = 1e200 or radius = 1e-300 each drive one of them
+        to 0 or inf (a division by zero before any row), whatever the data."""
         super().validate()
         with np.errstate(all="ignore"):          # inf and 0 are what is checked for
             gamma = np.float64(self.gamma)
@@ -78,9 +87,11 @@ class ONS(OCOLearner, key="ons"):
         if all(0.0 < q < inf for q in scales):
             return
         given = ", ".join(f"{name}={getattr(self, name)!r}" for name in
-                          (("alpha", "G", "radius") if self.domain == "ball" else ("alpha", "G")))
+                          (("exp_concavity", "G", "radius") if self.domain == "ball"
+                           else ("exp_concavity", "G")))
         raise InvalidParameterError(
-            f"ONS: invalid {given}: together they give gamma = (1/2) min(1/(4 G D), alpha) = "
+            f"ONS: invalid {given}: together they give gamma = (1/2) min(1/(4 G D), "
+            f"exp_concavity) = "
             f"{float(gamma):.3g} and eps = 1/(gamma D)^2 = {float(eps):.3g} (D = "
             f"{self.diameter:.3g}, the diameter of the {self.domain}); gamma, eps and their "
             f"inverses must be positive, finite float64 numbers (Hazan, Agarwal & Kale 2007, "
@@ -94,7 +105,7 @@ class ONS(OCOLearner, key="ons"):
     @property
     def gamma(self) -> float:
         with np.errstate(all="ignore"):
-            return float(ons_gamma(float(self.alpha), np.float64(self.G), self.diameter))
+            return float(ons_gamma(float(self.exp_concavity), np.float64(self.G), self.diameter))
 
 
     def init_state(self, d):

@@ -54,6 +54,9 @@ class PA(Learner, key="pa"):
     1.0
     """
 
+    summary = "PA, PA-I, PA-II"
+    source = "Crammer et al., JMLR 2006"
+
     constraints = {"C": Interval(0, inf, low_open=True), "variant": OneOf(*_VARIANTS)}
     display_params = ("C",)
     bounds = (PA_SEPARABLE.where(variant="pa"), PA1_MISTAKES.where(variant="pa1"),

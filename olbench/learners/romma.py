@@ -3,6 +3,7 @@
 from olbench.bounds import ROMMA_SEPARABLE
 from olbench.component import OneOf
 from olbench.learners.base import Learner, vector_state
+from olbench.learners.traits import VARIANT_AND_TIE_SPELLING, VARIANT_SPELLING
 from olbench.rules import romma as rule
 
 
@@ -18,12 +19,13 @@ class ROMMA(Learner, key="romma"):
     both hold) or x = 0. Mistake bound (R/gamma)^2 on separable data:
     :func:`olbench.bounds.romma.romma_separable`.
 
-    Paper against LIBOL (``ROMMA.m``, ``ROMMA_c.cpp``): LIBOL's first step is w = y x instead
-    of the shortest vector y x / ||x||^2; the later steps use the same c, d, so from the second
-    mistake on the two differ unless ||x_1|| = 1. ``variant="libol"`` takes LIBOL's first step
-    (the separable bound is then skipped: its proof needs the shortest vector).
-    ``tie="libol"`` predicts sign(0) = +1 and updates on a wrong label only, as LIBOL does;
-    ``tie="novikoff"`` updates whenever y p <= 0.
+    ``libol=True`` behaves as LIBOL's ``ROMMA.m`` (``ROMMA_c.cpp``), which differs in two
+    ways: (1) its first step is w = y x instead of the shortest vector y x / ||x||^2; the later
+    steps use the same c, d, so from the second mistake on the two differ unless
+    ||x_1|| = 1 (the separable bound is then skipped: its proof needs the shortest vector);
+    (2) its tie rule, sign(0) = +1, so it updates on a wrong label only, where the paper's
+    rule updates whenever y p <= 0. (Old spelling, until 0.3: ``variant="libol",
+    tie="libol"``.)
 
     >>> import numpy as np
     >>> from olbench import run
@@ -32,18 +34,22 @@ class ROMMA(Learner, key="romma"):
     [0.5, -1.5]
     """
 
-    constraints = {"variant": OneOf("paper", "libol"), "tie": OneOf("novikoff", "libol")}
-    bounds = (ROMMA_SEPARABLE,)   # it skips variant="libol" with that reason
+    constraints = {"libol": OneOf(False, True)}
+    bounds = (ROMMA_SEPARABLE,)   # it skips libol=True with that reason
+    libol_tie = True
+    renamed_params = (VARIANT_AND_TIE_SPELLING,)
+    summary = ("ROMMA (on mistakes) and aggressive ROMMA (on y w.x < 1): shortest w meeting "
+               "two constraints")
+    source = "Li & Long 2002"
 
-    def __init__(self, *, variant: str = "paper", tie: str = "novikoff"):
-        self.variant = variant
-        self.tie = tie
+    def __init__(self, *, libol: bool = False):
+        self.libol = libol
 
     def rule(self):
         return rule.RULE
 
     def rule_params(self):
-        return rule.Params(self.variant == "libol", self.tie == "libol")
+        return rule.Params(bool(self.libol), bool(self.libol))
 
     def init_state(self, d):
         return vector_state(d)
@@ -55,9 +61,12 @@ class AggressiveROMMA(Learner, key="aromma"):
     constraint is slack and the step is w_{t+1} = y x / ||x||^2 (the case never arises on a
     mistake). Its mistakes obey the same (R/gamma)^2 bound on separable data.
 
-    Paper against LIBOL (``aROMMA.m``): LIBOL's first step is w = y x, and it takes the
-    two-constraint step c w_t + d x even when y p >= ||w_t||^2 ||x_t||^2 (then that point is
-    not the shortest vector of the two constraints). ``variant="libol"`` does both.
+    ``libol=True`` behaves as LIBOL's ``aROMMA.m``, which differs in two ways: (1) its first
+    step is w = y x; (2) it takes the two-constraint step c w_t + d x even when
+    y p >= ||w_t||^2 ||x_t||^2 (then that point is not the shortest vector of the two
+    constraints). Its mistakes are counted as y p <= 0 (LIBOL's sign(0) = +1 differs only on
+    a round with w.x = 0, and the steps do not depend on it). (Old spelling, until 0.3:
+    ``variant="libol"``.)
 
     >>> import numpy as np
     >>> from olbench import run
@@ -67,17 +76,19 @@ class AggressiveROMMA(Learner, key="aromma"):
     """
 
     display_label = "aROMMA"
-    constraints = {"variant": OneOf("paper", "libol")}
+    constraints = {"libol": OneOf(False, True)}
     bounds = (ROMMA_SEPARABLE,)
+    renamed_params = (VARIANT_SPELLING,)
+    summary, source = ROMMA.summary, ROMMA.source
 
-    def __init__(self, *, variant: str = "paper"):
-        self.variant = variant
+    def __init__(self, *, libol: bool = False):
+        self.libol = libol
 
     def rule(self):
         return rule.AGGRESSIVE
 
     def rule_params(self):
-        return rule.Params(self.variant == "libol", False)
+        return rule.Params(bool(self.libol), False)
 
     def init_state(self, d):
         return vector_state(d)

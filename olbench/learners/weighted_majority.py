@@ -29,6 +29,10 @@ class WeightedMajority(OCOLearner, key="weighted_majority"):
     [0.0, 1.0, 1.0]
     """
 
+    summary = ("experts: the deterministic weighted majority, weights β^(mistakes), a mistake "
+               "when the wrong experts hold ≥ half the weight")
+    source = "Littlestone & Warmuth 1994"
+
     constraints = {"beta": Interval(0, 1, low_open=True, high_open=True)}
     bounds = (WEIGHTED_MAJORITY_MISTAKES,)
     display_params = ("beta",)

@@ -2,7 +2,7 @@
 
 k counts corrections (k = 1 before the first); ``s[0]`` holds k. With x^ = x / ||x||::
 
-    gamma_k = B / sqrt(k),  eta_k = C / sqrt(k)
+    gamma_k = B / sqrt(k),  eta_k = eta / sqrt(k)   (the paper's C is eta here)
     if y w.x^ <= (1 - alpha) gamma_k:
         w <- w + eta_k y x^,  w <- w / max(1, ||w||),  k <- k + 1
 
@@ -18,7 +18,7 @@ from olbench._jit import inline
 from olbench.rules.loop import make_rule
 from olbench.rules.rows import axpy, linear_predict, project_l2_ball, sqnorm
 
-Params = namedtuple("Params", ["alpha", "B", "C", "libol"])
+Params = namedtuple("Params", ["alpha", "B", "eta", "libol"])
 
 
 @inline
@@ -36,7 +36,7 @@ def update(params, idx, val, y, margin, w, A, s):
         scale = 1.0 / math.sqrt(sq)
         if not y * margin * scale <= threshold:
             return False
-    axpy(w, params.C / math.sqrt(k) * y * scale, idx, val)
+    axpy(w, params.eta / math.sqrt(k) * y * scale, idx, val)
     project_l2_ball(w, 1.0)
     s[0] = k + 1.0
     return True

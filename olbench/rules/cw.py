@@ -6,7 +6,7 @@ v = x' Sigma x, take the same step when the confidence constraint is violated::
     mu <- mu + alpha y Sigma x,    Sigma^-1 <- Sigma^-1 + c x x'
 
 i.e. Sigma <- Sigma - beta Sigma x x' Sigma with beta = c / (1 + c v). Only (alpha, c) and the
-constraint differ; phi = Phi^-1(eta):
+constraint differ; phi = Phi^-1(confidence), the papers' eta:
 
 * CW, stdev form (Crammer, Dredze, Pereira, NIPS 2008, "exact convex CW"): fires on
   m < phi sqrt(v); psi = 1 + phi^2/2, xi = 1 + phi^2,
@@ -35,7 +35,7 @@ from olbench.rules.covariance import diag_axpy, diag_project, full_sigma_x, full
 from olbench.rules.loop import make_rule
 from olbench.rules.rows import diag_quad, linear_predict
 
-#: phi = Phi^-1(eta); C: SCW's cap (inf for CW); variance: ICML 2008 form; soft2: SCW-II
+#: phi = Phi^-1(confidence); C: SCW's cap (inf for CW); variance: ICML 2008 form; soft2: SCW-II
 Params = namedtuple("Params", ["phi", "C", "variance", "soft2", "libol"])
 
 

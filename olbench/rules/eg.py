@@ -28,6 +28,7 @@ from collections import namedtuple
 from olbench._jit import inline
 from olbench.rules.loop import make_rule
 from olbench.rules.oco import add_gradient, exponential_weights, oco_predict
+from olbench.rules.rows import scale
 
 Params = namedtuple("Params", ["loss", "eta", "U", "signed"])
 
@@ -47,9 +48,9 @@ def signed_exponential_weights(G, rate, U, w, minus):
         w[j] = math.exp(rate * (-G[j] - top))
         minus[j] = math.exp(rate * (G[j] - top))
         total += w[j] + minus[j]
+    scale(w, U / total)
+    scale(minus, U / total)
     for j in range(G.shape[0]):
-        w[j] *= U / total
-        minus[j] *= U / total
         w[j] -= minus[j]
 
 

@@ -17,13 +17,13 @@ from olbench.rules.covariance import full_sigma_x, full_step, kept_columns
 from olbench.rules.loop import make_rule
 from olbench.rules.rows import is_mistake, linear_predict
 
-Params = namedtuple("Params", ["b", "libol_tie"])
+Params = namedtuple("Params", ["decay", "libol_tie"])
 
 
 @inline
 def update(params, idx, val, y, margin, w, A, s):
     c = s[0]
-    s[0] = c * params.b
+    s[0] = c * params.decay
     if not is_mistake(y, margin, params.libol_tie):
         return False
     sigma_x, v = full_sigma_x(A, idx, val)

@@ -16,7 +16,7 @@ from collections import namedtuple
 from olbench._jit import inline
 from olbench.rules.loop import make_rule
 from olbench.rules.rkhs import KERNEL_FIELDS, expansion, store
-from olbench.rules.rows import sqnorm
+from olbench.rules.rows import scale, sqnorm
 
 Params = namedtuple("Params", KERNEL_FIELDS + ["eta", "decay", "rho", "tau"])
 
@@ -25,8 +25,7 @@ Params = namedtuple("Params", KERNEL_FIELDS + ["eta", "decay", "rho", "tau"])
 def update(params, idx, val, y, margin, w, A, s):
     t = int(s[3])
     slot = t % params.tau
-    for i in range(int(s[0])):
-        w[i] *= params.decay
+    scale(w[:int(s[0])], params.decay)
     fired = y * margin < params.rho
     if fired:
         store(A, slot, idx, val, sqnorm(val), s)

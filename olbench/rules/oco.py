@@ -59,4 +59,4 @@ def exponential_weights(G, rate, w):
         w[j] = math.exp(-rate * (G[j] - low))
         total += w[j]
     for j in range(G.shape[0]):
-        w[j] /= total
+        w[j] /= total          # a quotient, not rows.scale(w, 1 / total): rounds otherwise

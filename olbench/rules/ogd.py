@@ -15,7 +15,7 @@ from collections import namedtuple
 from olbench._jit import inline
 from olbench.rules.loop import make_rule
 from olbench.rules.oco import QUADRATIC, suffered
-from olbench.rules.rows import axpy, linear_predict, project_l2_ball
+from olbench.rules.rows import axpy, linear_predict, project_l2_ball, scale
 
 Params = namedtuple("Params", ["eta", "sqrt_schedule", "radius"])
 
@@ -66,8 +66,7 @@ def update_linear(params, idx, val, y, margin, w, A, s):
 def update_quadratic(params, idx, val, y, margin, w, A, s):
     s[0] += 1.0
     eta = params.eta / math.sqrt(s[0]) if params.sqrt_schedule else params.eta
-    for j in range(w.shape[0]):                       # w - eta (w - x) = (1 - eta) w + eta x
-        w[j] *= 1.0 - eta
+    scale(w, 1.0 - eta)                               # w - eta (w - x) = (1 - eta) w + eta x
     axpy(w, eta, idx, val)
     if params.radius < math.inf:
         project_l2_ball(w, params.radius)

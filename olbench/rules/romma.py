@@ -19,7 +19,7 @@ from collections import namedtuple
 
 from olbench._jit import inline
 from olbench.rules.loop import make_rule
-from olbench.rules.rows import axpy, dense_dot, is_mistake, linear_predict, sqnorm
+from olbench.rules.rows import axpy, dense_dot, is_mistake, linear_predict, scale, sqnorm
 
 Params = namedtuple("Params", ["libol", "libol_tie"])
 
@@ -44,8 +44,7 @@ def _step(params, idx, val, y, p, w):
         return False
     c = (W * X - y * p) / D
     d = W * (y - p) / D
-    for j in range(w.shape[0]):
-        w[j] *= c
+    scale(w, c)
     axpy(w, d, idx, val)
     return True
 

@@ -43,6 +43,13 @@ def axpy(w, a, idx, val):
             w[idx[k]] += a * val[k]
 
 
+@inline
+def scale(w, c):
+    """w <- c w, in place: a dense vector, or a slice of one (the rules' only scaling loop)."""
+    for j in range(w.shape[0]):
+        w[j] *= c
+
+
 #: A sum of squares inside (SQUARES_LOW, SQUARES_HIGH) is far from float64's limits (about
 #: 1e-308 and 1.8e308), so its square root is the norm. Outside, the squares themselves may
 #: have left float64 although the norm has not: a vector of norm 1e200 (ALMA's step with
@@ -98,10 +105,9 @@ def ball_scale(v, squares, radius):
 @inline
 def project_l2_ball(w, radius):
     """w <- w * min(1, radius / ||w||): Euclidean projection onto {||w|| <= radius}."""
-    scale = ball_scale(w, dense_dot(w, w), radius)
-    if scale != 1.0:
-        for j in range(w.shape[0]):
-            w[j] *= scale
+    factor = ball_scale(w, dense_dot(w, w), radius)
+    if factor != 1.0:
+        scale(w, factor)
 
 
 @inline

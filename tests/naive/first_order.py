@@ -10,18 +10,18 @@ import numpy as np
 from naive.registry import result, twin
 
 
-@twin(perceptron=[{}, {"eta": 0.3}, {"tie": "libol"}])
-def perceptron(X, y, *, eta=1.0, tie="novikoff"):
+@twin(perceptron=[{}, {"eta": 0.3}, {"libol": True}])
+def perceptron(X, y, *, eta=1.0, libol=False):
     """Rosenblatt 1958: if y <w, x> <= 0 (or sign(0) = +1 is wrong, LIBOL): w += eta y x."""
     w = np.zeros(X.shape[1])
     margins, updated = [], []
     for x, label in zip(X, y):
         p = w @ x
         margins.append(p)
-        if tie == "novikoff":
-            mistake = label * p <= 0
-        else:
+        if libol:
             mistake = (1.0 if p >= 0 else -1.0) != label
+        else:
+            mistake = label * p <= 0
         if mistake:
             w = w + eta * label * x
         updated.append(mistake)
@@ -85,24 +85,24 @@ def _romma_step(w, x, label, libol):
     return (W2 * X2 - label * p) / D * w + W2 * (label - p) / D * x, True
 
 
-@twin(romma=[{}, {"tie": "libol"}, {"variant": "libol"}, {"variant": "libol", "tie": "libol"}])
-def romma(X, y, *, variant="paper", tie="novikoff"):
-    """Li & Long 2002, ROMMA: the ROMMA step on a mistake."""
+@twin(romma=[{}, {"libol": True}])
+def romma(X, y, *, libol=False):
+    """Li & Long 2002, ROMMA: the ROMMA step on a mistake (LIBOL: sign(0) = +1)."""
     w = np.zeros(X.shape[1])
     margins, updated = [], []
     for x, label in zip(X, y):
         p = w @ x
         margins.append(p)
-        mistake = label * p <= 0 if tie == "novikoff" else (1.0 if p >= 0 else -1.0) != label
+        mistake = (1.0 if p >= 0 else -1.0) != label if libol else label * p <= 0
         stepped = False
         if mistake:
-            w, stepped = _romma_step(w, x, label, variant == "libol")
+            w, stepped = _romma_step(w, x, label, libol)
         updated.append(stepped)
     return result(margins, updated, w=w)
 
 
-@twin(aromma=[{}, {"variant": "libol"}])
-def aromma(X, y, *, variant="paper"):
+@twin(aromma=[{}, {"libol": True}])
+def aromma(X, y, *, libol=False):
     """Li & Long 2002, aggressive ROMMA: the ROMMA step whenever y w.x < 1."""
     w = np.zeros(X.shape[1])
     margins, updated = [], []
@@ -111,7 +111,7 @@ def aromma(X, y, *, variant="paper"):
         margins.append(p)
         stepped = False
         if label * p < 1:
-            w, stepped = _romma_step(w, x, label, variant == "libol")
+            w, stepped = _romma_step(w, x, label, libol)
         updated.append(stepped)
     return result(margins, updated, w=w)
 
@@ -119,17 +119,18 @@ def aromma(X, y, *, variant="paper"):
 SQRT2 = math.sqrt(2)
 
 
-@twin(alma=[{}, {"alpha": 0.7, "C": 1.0}, {"variant": "libol"}, {"alpha": 1.0, "B": 2.0}])
-def alma(X, y, *, alpha=0.9, B=None, C=SQRT2, variant="paper"):
+@twin(alma=[{}, {"alpha": 0.7, "eta": 1.0}, {"libol": True}, {"alpha": 1.0, "B": 2.0}])
+def alma(X, y, *, alpha=0.9, B=None, eta=SQRT2, libol=False):
     """Gentile 2001, ALMA_p with p = 2: with x^ = x/||x|| (LIBOL: x^ = x), k = 1, 2, ...:
-    if y w.x^ <= (1 - alpha) B/sqrt(k) (LIBOL: <), w = (w + C/sqrt(k) y x^) / max(1, ||.||)."""
+    if y w.x^ <= (1 - alpha) B/sqrt(k) (LIBOL: <), w = (w + C/sqrt(k) y x^) / max(1, ||.||),
+    the paper's C being eta."""
     B = 1.0 / alpha if B is None else B
     w, k = np.zeros(X.shape[1]), 1
     margins, updated = [], []
     for x, label in zip(X, y):
         margins.append(w @ x)
         gamma_k = B / math.sqrt(k)
-        if variant == "libol":
+        if libol:
             xh, fired = x, label * (w @ x) < (1 - alpha) * gamma_k
         elif np.linalg.norm(x) > 0:
             xh = x / np.linalg.norm(x)
@@ -137,7 +138,7 @@ def alma(X, y, *, alpha=0.9, B=None, C=SQRT2, variant="paper"):
         else:
             xh, fired = x, False
         if fired:
-            w = w + C / math.sqrt(k) * label * xh
+            w = w + eta / math.sqrt(k) * label * xh
             w = w / max(1.0, np.linalg.norm(w))
             k += 1
         updated.append(fired)

@@ -224,15 +224,15 @@ def project_on_simplex_in_norm(M, y):
     raise AssertionError("no KKT point found")
 
 
-@twin(ons=[{}, {"loss": "linear", "radius": 2.0}, {"G": 3.25, "alpha": 1 / 3.25 ** 2},
+@twin(ons=[{}, {"loss": "linear", "radius": 2.0}, {"G": 3.25, "exp_concavity": 1 / 3.25 ** 2},
            {"domain": "simplex"}, {"domain": "simplex", "loss": "linear", "G": 5.0}])
-def ons(X, y, *, loss="quadratic", radius=1.0, alpha=0.25, G=2.0, domain="ball"):
+def ons(X, y, *, loss="quadratic", radius=1.0, exp_concavity=0.25, G=2.0, domain="ball"):
     """Hazan, Agarwal & Kale 2007, Algorithm 2: A_t = eps I + sum g g', y = w - A_t^{-1} g /
     gamma, w = P^{A_t}(y); gamma = min(1/(4 G D), alpha)/2, eps = 1/(gamma D)^2, D = 2 r
     (ball) or sqrt 2 (simplex, w_1 uniform)."""
     d = X.shape[1]
     D = 2 * radius if domain == "ball" else math.sqrt(2)
-    gamma = 0.5 * min(1 / (4 * G * D), alpha)
+    gamma = 0.5 * min(1 / (4 * G * D), exp_concavity)
     M = np.eye(d) / (gamma * D) ** 2
     w = np.zeros(d) if domain == "ball" else np.full(d, 1.0 / d)
     margins = []

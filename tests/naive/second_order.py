@@ -53,21 +53,21 @@ def arow_regression(X, y, *, r=1.0, a=1.0, diagonal=False):
     return result(margins, [True] * len(margins), w=mu, A=A)
 
 
-@twin(sop=[{}, {"a": 0.3}, {"variant": "libol"}, {"a": 2.0, "tie": "libol"}])
-def sop(X, y, *, a=1.0, variant="paper", tie="novikoff"):
-    """Cesa-Bianchi, Conconi, Gentile 2005, Fig. 1: predict with
+@twin(sop=[{}, {"ridge": 0.3}, {"libol": True}, {"ridge": 2.0, "libol": True}])
+def sop(X, y, *, ridge=1.0, libol=False):
+    """Cesa-Bianchi, Conconi, Gentile 2005, Fig. 1 (their a is ridge): predict with
     w_t = (a I + S S' + x x')^-1 v; on a mistake v += y x and x joins S (LIBOL: x always
-    joins S). State: Sigma = (a I + S S')^-1 and w = Sigma v."""
+    joins S, and sign(0) = +1). State: Sigma = (a I + S S')^-1 and w = Sigma v."""
     d = X.shape[1]
-    G, v = a * np.eye(d), np.zeros(d)               # G = a I + S S'
+    G, v = ridge * np.eye(d), np.zeros(d)           # G = a I + S S'
     margins, updated = [], []
     for x, label in zip(X, y):
         p = np.linalg.solve(G + np.outer(x, x), v) @ x
         margins.append(p)
-        mistake = label * p <= 0 if tie == "novikoff" else (1.0 if p >= 0 else -1.0) != label
+        mistake = (1.0 if p >= 0 else -1.0) != label if libol else label * p <= 0
         if mistake:
             v = v + label * x
-        if mistake or variant == "libol":
+        if mistake or libol:
             G = G + np.outer(x, x)
         updated.append(mistake)
     sigma = np.linalg.inv(G)
@@ -136,26 +136,26 @@ def _confidence_weighted(X, y, *, phi, a, diagonal, variance, alpha_of):
     return _gaussian_result(margins, updated, mu, sigma, diagonal)
 
 
-@twin(cw=[{}, {"eta": 0.9, "a": 0.5}, {"form": "variance"}, {"diagonal": True},
-          {"form": "variance", "diagonal": True, "eta": 0.8}])
-def cw(X, y, *, eta=0.7, a=1.0, form="stdev", diagonal=False):
-    phi = _probit(eta)
+@twin(cw=[{}, {"confidence": 0.9, "a": 0.5}, {"form": "variance"}, {"diagonal": True},
+          {"form": "variance", "diagonal": True, "confidence": 0.8}])
+def cw(X, y, *, confidence=0.7, a=1.0, form="stdev", diagonal=False):
+    phi = _probit(confidence)
     return _confidence_weighted(X, y, phi=phi, a=a, diagonal=diagonal,
                                 variance=form == "variance",
                                 alpha_of=lambda m, v: _cw_alpha_stdev(m, v, phi))
 
 
-@twin(scw=[{}, {"C": 0.05, "eta": 0.9}, {"C": 0.5, "diagonal": True}])
-def scw(X, y, *, C=1.0, eta=0.75, a=1.0, diagonal=False):
+@twin(scw=[{}, {"C": 0.05, "confidence": 0.9}, {"C": 0.5, "diagonal": True}])
+def scw(X, y, *, C=1.0, confidence=0.75, a=1.0, diagonal=False):
     """SCW-I: CW's alpha capped at C."""
-    phi = _probit(eta)
+    phi = _probit(confidence)
     return _confidence_weighted(X, y, phi=phi, a=a, diagonal=diagonal, variance=False,
                                 alpha_of=lambda m, v: min(C, _cw_alpha_stdev(m, v, phi)))
 
 
-@twin(scw2=[{}, {"C": 0.1, "eta": 0.7}, {"libol": True}, {"C": 2.0, "diagonal": True}])
-def scw2(X, y, *, C=1.0, eta=0.9, a=1.0, diagonal=False, libol=False):
-    phi = _probit(eta)
+@twin(scw2=[{}, {"C": 0.1, "confidence": 0.7}, {"libol": True}, {"C": 2.0, "diagonal": True}])
+def scw2(X, y, *, C=1.0, confidence=0.9, a=1.0, diagonal=False, libol=False):
+    phi = _probit(confidence)
     return _confidence_weighted(X, y, phi=phi, a=a, diagonal=diagonal, variance=False,
                                 alpha_of=lambda m, v: _scw2_alpha(m, v, phi, C, libol))
 
@@ -225,22 +225,23 @@ def narow(X, y, *, b=1.0, a=1.0, libol=False):
     return _gaussian_result(margins, updated, w, sigma, False)
 
 
-@twin(iellip=[{}, {"b": 0.9, "c": 0.5, "a": 2.0}, {"tie": "libol"}])
-def iellip(X, y, *, a=1.0, b=0.3, c=0.1, tie="novikoff"):
+@twin(iellip=[{}, {"decay": 0.9, "c": 0.5, "a": 2.0}, {"libol": True}])
+def iellip(X, y, *, a=1.0, decay=0.3, c=0.1, libol=False):
     """Yang, Jin, Ye 2009 as LIBOL's IELLIP.m: on a mistake, g = y x / sqrt(v),
-    w += (1 - m)/sqrt(v) Sigma g, Sigma = (Sigma - c_t Sigma g g' Sigma)/(1 - c_t); c_t *= b."""
+    w += (1 - m)/sqrt(v) Sigma g, Sigma = (Sigma - c_t Sigma g g' Sigma)/(1 - c_t);
+    c_t *= decay (LIBOL's b)."""
     w, sigma = _gaussian_start(X.shape[1], a)
     c_t = c
     margins, updated = [], []
     for x, label in zip(X, y):
         p = w @ x
         margins.append(p)
-        mistake = label * p <= 0 if tie == "novikoff" else (1.0 if p >= 0 else -1.0) != label
+        mistake = (1.0 if p >= 0 else -1.0) != label if libol else label * p <= 0
         v = x @ sigma @ x
         if mistake and v != 0:
             g = label * x / math.sqrt(v)
             w = w + (1 - label * p) / math.sqrt(v) * (sigma @ g)
             sigma = (sigma - c_t * np.outer(sigma @ g, sigma @ g)) / (1 - c_t)
-        c_t = c_t * b
+        c_t = c_t * decay
         updated.append(mistake)
     return _gaussian_result(margins, updated, w, sigma, False)
