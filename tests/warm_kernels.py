@@ -36,13 +36,16 @@ def settings(key: str):
 
 
 def rules(keys: list[str]) -> dict[str, tuple[str, dict]]:
-    """Each compiled rule of these learners' settings, by name: the first (key, settings)
-    that runs it."""
+    """Each compiled rule of these learners' settings and of the settings the exactness
+    tests run (tests/naive.py: NHERD's diagonal rules need two parameters), by name: the
+    first (key, settings) that runs it."""
+    import naive
+
     import olbench
 
     found: dict[str, tuple[str, dict]] = {}
     for key in keys:
-        for params in settings(key):
+        for params in [*settings(key), *naive.SETTINGS.get(key, [])]:
             try:
                 name = olbench.make_learner(key, **params).kernel().name
             except Exception:  # the tests report bad settings
