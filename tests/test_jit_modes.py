@@ -107,3 +107,32 @@ def test_compiled_loops_are_cached_across_processes():
     _python(CACHE_PROBE)                       # compiles (or already cached)
     hits = _python(CACHE_PROBE).strip()        # a new process must load, not compile
     assert hits == "1 0", f"cache hits, misses in a new process: {hits}"
+
+
+def test_arrays_and_streams_share_one_compiled_loop():
+    """A stream's data are read-only and a caller's arrays usually are not: numba compiles a
+    loop per signature, so olbench.run hands every loop read-only rows and labels, and a run
+    on arrays reuses the loop a run on a stream compiled (27 run loops were compiled twice
+    in the test suite before)."""
+    import numpy as np
+    import scipy.sparse as sp
+
+    import olbench
+    from olbench.rules import perceptron
+
+    rng = np.random.default_rng(0)
+    X, y = rng.standard_normal((20, 3)), np.where(rng.random(20) < 0.5, -1.0, 1.0)
+    assert X.flags.writeable and y.flags.writeable
+    learner = olbench.make_learner("perceptron")
+    olbench.run(learner, X, y)
+    olbench.run(learner, sp.csr_matrix(X), y)
+    olbench.predict(learner, X)
+    olbench.predict(learner, sp.csr_matrix(X))
+    kernel = perceptron.RULE
+    # the arguments each loop only reads: rows (X, or indptr, indices, data) and labels
+    read = {kernel.run_dense: (4, 5), kernel.run_csr: (4, 5, 6, 7),
+            kernel.predict_dense: (4,), kernel.predict_csr: (4, 5, 6)}
+    for loop, positions in read.items():
+        assert loop.signatures, loop
+        for signature in loop.signatures:
+            assert not any(signature[i].mutable for i in positions), signature

@@ -1,16 +1,22 @@
-"""Compile the loops of the given learners (all registered ones when none is named), dense
-and CSR, run and predict, so that numba writes them to its on-disk cache.
+"""Compile the loops of every learner rule (dense and CSR rows, run and predict), so that
+numba writes them to its on-disk cache.
 
 ``tests/conftest.py`` runs this in two processes at the start of a full test run: on a fresh
-checkout compiling the loops of some fifty rules is most of the suite's time, and two
-processes do it on two cores. Anything that fails here is left to the tests to report.
+checkout compiling the loops of some forty rules is most of the suite's time, and two
+processes do it on two cores. Both walk the same list of rules and each compiles the rules
+it claims first (a file created in ``--claims DIR``), so neither waits while the other still
+has work, and no rule is compiled twice (several learners and settings share a rule: RLS and
+AROW regression, the three diagonal CW forms). Anything that fails here is left to the tests
+to report.
 
-    python tests/warm_kernels.py [learner key ...]
+    python tests/warm_kernels.py [--claims DIR] [learner key ...]
 """
 
 from __future__ import annotations
 
+import os
 import sys
+from pathlib import Path
 
 import numpy as np
 import scipy.sparse as sp
@@ -29,6 +35,25 @@ def settings(key: str):
                 yield {name: value}
 
 
+def rules(keys: list[str]) -> dict[str, tuple[str, dict]]:
+    """Each compiled rule of these learners' settings and of the settings the exactness
+    tests run (tests/naive.py: NHERD's diagonal rules need two parameters), by name: the
+    first (key, settings) that runs it."""
+    import naive
+
+    import olbench
+
+    found: dict[str, tuple[str, dict]] = {}
+    for key in keys:
+        for params in [*settings(key), *naive.SETTINGS.get(key, [])]:
+            try:
+                name = olbench.make_learner(key, **params).rule().name
+            except Exception:  # the tests report bad settings
+                continue
+            found.setdefault(name, (key, params))
+    return found
+
+
 def warm(key: str, params: dict) -> None:
     import olbench
     from olbench.protocol import predict
@@ -43,11 +68,25 @@ def warm(key: str, params: dict) -> None:
         predict(learner, rows)
 
 
-def main(keys: list[str]) -> None:
+def claimed(claims: Path | None, name: str) -> bool:
+    """True for the one process that claims rule ``name`` first (always, without claims)."""
+    if claims is None:
+        return True
+    try:
+        os.close(os.open(claims / name, os.O_CREAT | os.O_EXCL | os.O_WRONLY))
+    except FileExistsError:
+        return False
+    return True
+
+
+def main(argv: list[str]) -> None:
     from olbench.learners import Learner
 
-    for key in keys or sorted(Learner.registry.keys()):
-        for params in settings(key):
+    claims = None
+    if argv[:1] == ["--claims"]:
+        claims, argv = Path(argv[1]), argv[2:]
+    for name, (key, params) in rules(argv or sorted(Learner.registry.keys())).items():
+        if claimed(claims, name):
             try:
                 warm(key, params)
             except Exception:  # a warm-up only: the tests report real failures
