@@ -186,7 +186,7 @@ def test_symmetric_matvec_follows_the_documented_order_bit_for_bit(d):
     M = _kept(d, rng)
     x = rng.standard_normal(d) * 10.0 ** rng.integers(-6, 6, d)
     assert _matvec(M, None, x).tolist() == matvec_reference(M[:d], x)
-    from olbench.learners.base import symmetric
+    from olbench.learners.state import symmetric
 
     full = symmetric(M[:d])
     np.testing.assert_allclose(_matvec(M, None, x), full @ x,

@@ -4,7 +4,8 @@ See :mod:`olbench.comparators.base` for the contract. Each comparator lives in i
 and registers itself; ``make_comparator("best_fixed", loss="hinge")`` builds one by key.
 """
 
-from olbench.comparators.base import Comparator, ComparatorFit
+from olbench.comparators.base import Comparator
+from olbench.comparators.fit import ComparatorFit
 from olbench.component import import_submodules
 
 import_submodules(__name__, __path__)

@@ -1,4 +1,10 @@
-"""One solve per comparator problem on a shared fit cache: a lock per problem, and a journal.
+"""The comparators' fit cache: where it is, what a fit is keyed by, one solve per problem (a
+lock per problem), and a journal.
+
+:func:`cached_fit` is what :meth:`~olbench.comparators.base.Comparator.fit` calls when a
+cache is given (:func:`get_memory`): the fit from the cache, keyed by the comparator's key
+and parameters, the data's key, the checkpoints and :data:`CACHE_VERSION`, else solved by
+this process alone and journaled.
 
 Processes that share a cache folder (the workers of one grid, two ``olbench`` commands, the
 workers of a Dask cluster on a shared file system) may ask for the same fit at once: the
@@ -29,7 +35,54 @@ from pathlib import Path
 
 import joblib
 
+from olbench.comparators._duality import Limits, NotCertified, skip_reason
+
+#: bump when solver results change, to invalidate old cache entries (3: order-invariant
+#: fits are made on the rows in canonical order, the dual LP and least-norm hinge fits)
+CACHE_VERSION = 3
+
 JOURNAL = "fits.jsonl"
+
+
+def get_memory(cache) -> joblib.Memory | None:
+    if cache is None or cache is False:
+        return None
+    if isinstance(cache, joblib.Memory):
+        return cache
+    if cache == "default":
+        cache = os.environ.get("OLBENCH_CACHE", ".olbench_cache")
+    return joblib.Memory(str(cache), verbose=0)
+
+
+def cached_fit(comparator, memory: joblib.Memory, data: str, checkpoints, solve, **data_args):
+    """``comparator``'s fit from the cache, else solved (by ``solve``,
+    :func:`~olbench.comparators.base._fit_uncached` or
+    :func:`~olbench.comparators.base._fit_stream_uncached`, on ``data_args``) by this
+    process alone (:func:`solving_alone`: the others asking for it meanwhile wait, then
+    read it) and journaled."""
+    data_args = {**data_args, "comparator": comparator}   # solved by this one, not a rebuilt one
+    cached = memory.cache(solve, ignore=list(data_args))
+    key = (comparator.key, comparator.get_params(), data, checkpoints, CACHE_VERSION)
+    if cached.check_call_in_cache(*key, **data_args):
+        return cached(*key, **data_args)
+    asked, limit = time.time(), Limits.default().time
+    with solving_alone(memory, key) as problem:
+        if cached.check_call_in_cache(*key, **data_args):   # solved while we waited
+            return cached(*key, **data_args)
+        failed = problem.failed_since(asked, limit)
+        if failed is not None:                 # failed while we waited: so would we
+            return comparator._skip(failed, getattr(comparator, "loss", None))
+        entry = {"comparator": comparator.name, "data": data, "time_limit": limit,
+                 "checkpoints": None if checkpoints is None else len(checkpoints)}
+        with journaled(memory, entry) as record:
+            try:
+                fit = cached(*key, **data_args)
+            except NotCertified as e:
+                record["outcome"] = skip_reason(e)
+                problem.failed(record["outcome"], limit)
+                raise
+            record["outcome"] = "ok" if fit.ok else fit.skip_reason
+            return fit
 
 
 class Problem:

@@ -1,6 +1,6 @@
 """What every solver of :mod:`olbench.comparators._solvers` shares: the solution with its
-certificate, the limits (time, gap) and the exceptions, and the primal and Fenchel dual
-objectives.
+certificate, the limits (time, gap) and the exceptions (and the skip reason a comparator
+gives for one), and the primal and Fenchel dual objectives.
 
 P(u) = sum_t phi_t(x_t.u) + lam/2 ||u||^2; D(alpha) = sum_t h_t(alpha_t) -
 ||X^T alpha||^2 / (2 lam) with h_t(a) = -phi_t^*(-a); D(alpha) <= P(u) for every alpha in the
@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 
 from olbench.losses import get_loss
+from olbench.schema import TIMED_OUT
 
 
 @dataclass
@@ -50,6 +51,17 @@ class TimedOut(NotCertified):
     """The solver time limit (:attr:`Limits.time`) ran out before a certified optimum: a
     *transient* failure (a less loaded machine or a larger ``run.solver_time_limit`` may
     succeed), unlike a gap that stalls with time left."""
+
+
+def skip_reason(error: NotCertified) -> str:
+    """A solver's failure as a comparator's skip reason: ``time-out: ...`` when its time ran
+    out (:class:`TimedOut`: transient, so the runs are recomputed on re-run),
+    else ``not certified: ...``.
+
+    >>> skip_reason(TimedOut("HiGHS LP: Time limit reached"))
+    'time-out: HiGHS LP: Time limit reached'
+    """
+    return f"{TIMED_OUT if isinstance(error, TimedOut) else 'not certified'}: {error}"
 
 
 #: the time limit set for the calls made inside :func:`time_limit` (a grid task's

@@ -13,12 +13,13 @@ one verb::
   :class:`~olbench.comparators._solvers.Limits`) is a skip with the reason, and is not cached;
   the reason starts with ``time-out:`` when the time ran out (transient: a grid recomputes
   those runs when run again), else ``not certified:``.
-* returns a :class:`ComparatorFit`: the fixed predictor ``u`` (or ``None`` and a
-  ``skip_reason`` -- a comparator that does not apply is a result, not a crash), its output
-  ``margins`` u.x_t on every round (so any loss of it can be evaluated later), its per-round
-  ``losses`` under its ``loss``, and for prefix comparators the per-checkpoint minima
-  ``prefix_loss[k] = min_u sum_{t <= checkpoints[k]} loss_t(u)``. Solvers certify their own
-  optimality: ``objective - lower_bound`` is a proven bound on the sub-optimality.
+* returns a :class:`~olbench.comparators.fit.ComparatorFit`: the fixed predictor ``u``
+  (or ``None`` and a ``skip_reason`` -- a comparator that does not apply is a result, not a
+  crash), its output ``margins`` u.x_t on every round (so any loss of it can be evaluated
+  later), its per-round ``losses`` under its ``loss``, and for prefix comparators the
+  per-checkpoint minima ``prefix_loss[k] = min_u sum_{t <= checkpoints[k]} loss_t(u)``.
+  Solvers certify their own optimality: ``objective - lower_bound`` is a proven bound on the
+  sub-optimality.
 * ``fit.cum_loss_at(t)`` is what regret subtracts: the comparator's cumulative loss at rounds
   ``t`` (1-based). Regret(T) = sum_{t<=T} loss_t(w_t) - fit.cum_loss_at(T).
 
@@ -32,7 +33,8 @@ run's row order; otherwise it is ``meta.fingerprint`` when known, else a hash of
 (X, y). ``cache``: ``"default"`` (``$OLBENCH_CACHE`` or ``.olbench_cache/`` in the current
 directory), a directory, a ``joblib.Memory``, or ``None`` for no cache. Exceptions are never
 cached. A problem missing from a cache is solved by one process at a time, the others
-waiting for its result, and every solve is journaled in the cache (:mod:`._cache`).
+waiting for its result, and every solve is journaled in the cache (:mod:`._cache`, which
+holds the cache's look-up: :func:`._cache.cached_fit`).
 
 >>> import numpy as np
 >>> from olbench.comparators import make_comparator
@@ -44,136 +46,34 @@ waiting for its result, and every solve is journaled in the cache (:mod:`._cache
 
 from __future__ import annotations
 
-import os
-import time
 import warnings
-from dataclasses import dataclass, field, replace
-from typing import Any, ClassVar
+from dataclasses import replace
+from typing import ClassVar
 
-import joblib
 import numpy as np
 
-from olbench.comparators import _cache
-from olbench.comparators._duality import Limits, NotCertified, TimedOut
+from olbench.comparators._cache import (  # noqa: F401  (CACHE_VERSION: public here too)
+    CACHE_VERSION,
+    cached_fit,
+    get_memory,
+)
+from olbench.comparators._duality import NotCertified, skip_reason
 from olbench.comparators._keys import (  # noqa: F401  (content_key: public here too)
     _content_key,
     content_key,
     data_key,
     row_hashes,
 )
+from olbench.comparators.fit import ComparatorFit
 from olbench.component import Component, OneOf, Registry
 from olbench.features import as_features
 from olbench.labels import RunLabels, oco_labels
 from olbench.learning_task import comparator_mismatch, comparator_tasks
-from olbench.losses import DEFAULT_LOSS, get_loss, mistakes
-from olbench.schema import TIMED_OUT
-
-#: bump when solver results change, to invalidate old cache entries (3: order-invariant
-#: fits are made on the rows in canonical order, the dual LP and least-norm hinge fits)
-CACHE_VERSION = 3
+from olbench.losses import DEFAULT_LOSS, get_loss
 
 #: None: the run's loss (olbench.harness.tasks.with_run_loss); fitted alone, the task's default
 LOSS_CHOICES = OneOf(None, "hinge", "squared_hinge", "logistic", "squared", "absolute",
                      "epsilon_insensitive")
-
-
-@dataclass
-class ComparatorFit:
-    """The result of :meth:`Comparator.fit` (see the module docstring)."""
-
-    comparator: str
-    loss: str | None
-    epsilon: float = 0.1
-    u: np.ndarray | None = None
-    margins: np.ndarray | None = None
-    losses: np.ndarray | None = None
-    checkpoints: np.ndarray | None = None
-    prefix_loss: np.ndarray | None = None
-    objective: float | None = None
-    lower_bound: float | None = None
-    skip_reason: str | None = None
-    info: dict[str, Any] = field(default_factory=dict)
-    #: the comparator's key and hyper-parameters (set by :meth:`Comparator.fit`)
-    params: dict[str, Any] = field(default_factory=dict)
-    #: a fit over a stream read chunk by chunk (:meth:`Comparator.fit_stream`) keeps no
-    #: per-round margins or losses, only u's cumulative loss and its cumulative mistakes under
-    #: each tie rule (by rule name) at ``checkpoints``
-    checkpoint_loss: np.ndarray | None = None
-    checkpoint_mistakes: dict[str, np.ndarray] | None = None
-
-    @property
-    def ok(self) -> bool:
-        return self.skip_reason is None
-
-    @property
-    def gap(self) -> float | None:
-        """Certified sub-optimality of the objective (None when no certificate exists)."""
-        if self.objective is None or self.lower_bound is None:
-            return None
-        return self.objective - self.lower_bound
-
-    @property
-    def streamed(self) -> bool:
-        """Fitted chunk by chunk: cumulative values at the checkpoints, no per-round arrays."""
-        return self.checkpoint_loss is not None
-
-    @property
-    def cum_loss(self) -> float:
-        """Total loss of ``u`` over the whole stream (a streamed fit: at its last
-        checkpoint, the final round of the runs it was fitted for)."""
-        self._require()
-        return float(self.checkpoint_loss[-1] if self.streamed else self.losses.sum())
-
-    def loss_of(self, loss: str, y: np.ndarray, *, epsilon: float | None = None) -> np.ndarray:
-        """Per-round loss of the fixed ``u`` under any loss, evaluated after the fact."""
-        self._require()
-        if self.margins is None:
-            raise ValueError(f"{self.comparator} was fitted chunk by chunk over an out-of-core "
-                             f"stream and kept no per-round margins: only its own loss "
-                             f"({self.loss}) is known, at the checkpoints")
-        return get_loss(loss, epsilon=self.epsilon if epsilon is None else epsilon)(self.margins, y)
-
-    def mistakes_at(self, t, tie: str, y: np.ndarray | None = None) -> np.ndarray | None:
-        """u's cumulative mistakes at rounds ``t`` under the tie rule ``tie`` (``y``: the
-        labels, for a fit with per-round margins); None for a fit without a fixed u's
-        margins (a prefix fit) or a streamed fit of a regression loss."""
-        self._require()
-        t = np.atleast_1d(np.asarray(t, dtype=np.int64))
-        if self.streamed:
-            if not self.checkpoint_mistakes:
-                return None
-            return self.checkpoint_mistakes[tie][self._checkpoint_index(t)]
-        if self.prefix_loss is not None or self.margins is None or y is None:
-            return None
-        return np.cumsum(mistakes(self.margins, y, tie))[t - 1]
-
-    def cum_loss_at(self, t) -> np.ndarray:
-        """Comparator's cumulative loss at rounds ``t`` (1-based ints): what regret subtracts.
-
-        For a prefix comparator these are the prefix minima and ``t`` must be checkpoints of the
-        fit; otherwise the running sums of the fixed ``u``'s losses.
-        """
-        self._require()
-        t = np.atleast_1d(np.asarray(t, dtype=np.int64))
-        if self.prefix_loss is not None:
-            return self.prefix_loss[self._checkpoint_index(t)]
-        if self.streamed:
-            return self.checkpoint_loss[self._checkpoint_index(t)]
-        return np.cumsum(self.losses)[t - 1]
-
-    def _checkpoint_index(self, t: np.ndarray) -> np.ndarray:
-        idx = np.searchsorted(self.checkpoints, t)
-        bad = (idx >= len(self.checkpoints)) | (self.checkpoints[np.minimum(
-            idx, len(self.checkpoints) - 1)] != t)
-        if bad.any():
-            kind = "prefix" if self.prefix_loss is not None else "streamed"
-            raise ValueError(f"{self.comparator}: rounds {t[bad].tolist()} are not checkpoints "
-                             f"of this {kind} fit; refit with checkpoints including them")
-        return idx
-
-    def _require(self) -> None:
-        if not self.ok:
-            raise ValueError(f"{self.comparator} was skipped: {self.skip_reason}")
 
 
 def _prepare(X, y):
@@ -210,27 +110,9 @@ def _task_of(y: np.ndarray, meta) -> str:
     return "classification" if np.isin(y, (-1.0, 1.0)).all() else "regression"
 
 
-def get_memory(cache) -> joblib.Memory | None:
-    if cache is None or cache is False:
-        return None
-    if isinstance(cache, joblib.Memory):
-        return cache
-    if cache == "default":
-        cache = os.environ.get("OLBENCH_CACHE", ".olbench_cache")
-    return joblib.Memory(str(cache), verbose=0)
-
-
-def skip_reason(error: NotCertified) -> str:
-    """A solver's failure as a comparator's skip reason: ``time-out: ...`` when its time ran
-    out (:class:`~._duality.TimedOut`: transient, so the runs are recomputed on re-run),
-    else ``not certified: ...``.
-
-    >>> skip_reason(TimedOut("HiGHS LP: Time limit reached"))
-    'time-out: HiGHS LP: Time limit reached'
-    """
-    return f"{TIMED_OUT if isinstance(error, TimedOut) else 'not certified'}: {error}"
-
-
+# The solve functions of the cache (:func:`._cache.cached_fit`): joblib keeps their fits in a
+# folder named by their module and name (``<cache>/joblib/olbench/comparators/base/
+# _fit_uncached``), so they stay here; moved, every cached fit would be solved again.
 def _fit_uncached(key: str, params: dict, data: str, checkpoints, version: int, *, X, y, meta,
                   comparator):
     """``comparator``'s fit, cached by the arguments before ``*`` (its key and parameters,
@@ -333,48 +215,18 @@ comparator's loss null (it then takes the run's)
                 order = np.argsort(rows, kind="stable")
                 Xc, yc = X[order], y[order]
                 fit = _in_row_order(self._fit(Xc, yc, meta, checkpoints) if memory is None else
-                                    self._cached(memory, _content_key(rows, X.shape),
-                                                 checkpoints, _fit_uncached, X=Xc, y=yc,
-                                                 meta=meta), order)
+                                    cached_fit(self, memory, _content_key(rows, X.shape),
+                                               checkpoints, _fit_uncached, X=Xc, y=yc,
+                                               meta=meta), order)
             elif memory is None:
                 fit = self._fit(X, y, meta, checkpoints)
             else:
-                fit = self._cached(memory, data_key(X, y, meta), checkpoints, _fit_uncached,
-                                   X=X, y=y, meta=meta)
+                fit = cached_fit(self, memory, data_key(X, y, meta), checkpoints,
+                                 _fit_uncached, X=X, y=y, meta=meta)
         except NotCertified as e:          # out of limits: a skip, never cached
             fit = self._skip(skip_reason(e), getattr(self, "loss", None))
         fit.params = {"key": self.key, **self.get_params()}
         return fit
-
-    def _cached(self, memory: joblib.Memory, data: str, checkpoints, solve, **data_args
-                ) -> ComparatorFit:
-        """The fit from the cache, else solved (by ``solve``, :func:`_fit_uncached` or
-        :func:`_fit_stream_uncached`, on ``data_args``) by this process alone
-        (:mod:`._cache`: the others asking for it meanwhile wait, then read it) and
-        journaled."""
-        data_args = {**data_args, "comparator": self}   # solved by this one, not a rebuilt one
-        cached = memory.cache(solve, ignore=list(data_args))
-        key = (self.key, self.get_params(), data, checkpoints, CACHE_VERSION)
-        if cached.check_call_in_cache(*key, **data_args):
-            return cached(*key, **data_args)
-        asked, limit = time.time(), Limits.default().time
-        with _cache.solving_alone(memory, key) as problem:
-            if cached.check_call_in_cache(*key, **data_args):   # solved while we waited
-                return cached(*key, **data_args)
-            failed = problem.failed_since(asked, limit)
-            if failed is not None:                 # failed while we waited: so would we
-                return self._skip(failed, getattr(self, "loss", None))
-            entry = {"comparator": self.name, "data": data, "time_limit": limit,
-                     "checkpoints": None if checkpoints is None else len(checkpoints)}
-            with _cache.journaled(memory, entry) as record:
-                try:
-                    fit = cached(*key, **data_args)
-                except NotCertified as e:
-                    record["outcome"] = skip_reason(e)
-                    problem.failed(record["outcome"], limit)
-                    raise
-                record["outcome"] = "ok" if fit.ok else fit.skip_reason
-                return fit
 
     def _fit(self, X, y, meta, checkpoints) -> ComparatorFit:
         raise NotImplementedError
@@ -410,8 +262,8 @@ comparator's loss null (it then takes the run's)
         memory = get_memory(cache) if self.cacheable and meta.fingerprint else None
         try:
             fit = self._fit_stream(stream, meta, checkpoints) if memory is None else \
-                self._cached(memory, f"streamed:{meta.fingerprint}", checkpoints,
-                             _fit_stream_uncached, stream=stream, meta=meta)
+                cached_fit(self, memory, f"streamed:{meta.fingerprint}", checkpoints,
+                           _fit_stream_uncached, stream=stream, meta=meta)
         except NotCertified as e:
             fit = self._skip(skip_reason(e), getattr(self, "loss", None))
         fit.params = {"key": self.key, **self.get_params()}

@@ -8,7 +8,8 @@ from typing import ClassVar
 import numpy as np
 import scipy.sparse as sp
 
-from olbench.comparators.base import Comparator, ComparatorFit
+from olbench.comparators.base import Comparator
+from olbench.comparators.fit import ComparatorFit
 from olbench.component import Interval, OneOf
 from olbench.rules.oco import LOSS_CODES
 from olbench.rules.sets import SET_CODES, project_numpy

@@ -15,7 +15,8 @@ import numpy as np
 import scipy.sparse as sp
 
 from olbench.comparators import _solvers
-from olbench.comparators.base import Comparator, ComparatorFit
+from olbench.comparators.base import Comparator
+from olbench.comparators.fit import ComparatorFit
 from olbench.component import Interval, OneOf
 from olbench.losses import get_loss
 

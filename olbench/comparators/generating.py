@@ -7,7 +7,8 @@ import math
 import numpy as np
 
 from olbench.comparators import _chunked
-from olbench.comparators.base import LOSS_CHOICES, Comparator, ComparatorFit
+from olbench.comparators.base import LOSS_CHOICES, Comparator
+from olbench.comparators.fit import ComparatorFit
 from olbench.component import Interval, OneOf
 
 

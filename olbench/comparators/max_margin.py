@@ -5,7 +5,8 @@ from __future__ import annotations
 import math
 
 from olbench.comparators import _solvers
-from olbench.comparators.base import LOSS_CHOICES, Comparator, ComparatorFit
+from olbench.comparators.base import LOSS_CHOICES, Comparator
+from olbench.comparators.fit import ComparatorFit
 from olbench.component import Interval
 
 

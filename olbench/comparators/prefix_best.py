@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 
 from olbench.comparators import _solvers
-from olbench.comparators.base import ComparatorFit
 from olbench.comparators.best_fixed import BestFixed
+from olbench.comparators.fit import ComparatorFit
 
 
 class PrefixBest(BestFixed, key="prefix_best"):

@@ -6,7 +6,8 @@
 """
 
 from olbench.component import import_submodules
-from olbench.learners.base import Learner, State
+from olbench.learners.base import Learner
+from olbench.learners.state import State
 
 import_submodules(__name__, __path__)
 

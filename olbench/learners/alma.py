@@ -6,7 +6,8 @@ import numpy as np
 
 from olbench.bounds import ALMA2_CORRECTIONS
 from olbench.component import RECIPROCAL_LOW, Interval, InvalidParameterError, OneOf
-from olbench.learners.base import Learner, State
+from olbench.learners.base import Learner
+from olbench.learners.state import State
 from olbench.learners.traits import VARIANT_SPELLING
 from olbench.renamed import Renamed
 from olbench.rules import alma as rule

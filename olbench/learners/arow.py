@@ -4,7 +4,7 @@ from math import inf
 
 from olbench.bounds import AROW_MISTAKES
 from olbench.component import Interval, OneOf
-from olbench.learners.base import CovarianceLearner
+from olbench.learners.families import CovarianceLearner
 from olbench.rules import arow as rule
 
 

@@ -11,7 +11,9 @@ A learner subclass declares
   any other trait of :mod:`olbench.learners.traits` where it is not the default;
 
 and registers with ``class PA(Learner, key="pa")``. Everything else (running, chunking,
-predict-then-learn, input checks) lives in :mod:`olbench.protocol`.
+predict-then-learn, input checks) lives in :mod:`olbench.protocol`. The state triple and the
+helpers that make a fresh one are in :mod:`olbench.learners.state`; the bases of the
+online-convex-optimisation and covariance families in :mod:`olbench.learners.families`.
 
 Every learner also accepts the initial-state options ``init`` (``"zeros"``, the default;
 ``"randn"``: w_0 ~ N(0, I), the ``t = randn(n,1)`` of Sugiyama's listings; or a given vector:
@@ -26,7 +28,7 @@ they are absent from names and configs, so every name and run made before them i
 from __future__ import annotations
 
 import functools
-from typing import Any, ClassVar, NamedTuple
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -39,70 +41,20 @@ from olbench.learners.initial import (  # noqa: F401  (initial_weights: imported
     is_given,
     is_zeros,
 )
+from olbench.learners.state import (  # noqa: F401  (the state helpers: imported from here)
+    SYMMETRIC_BLOCK,
+    State,
+    generator_state,
+    identity_blocks,
+    square_footprint,
+    symmetric,
+    vector_state,
+)
 from olbench.learners.traits import Traits
 from olbench.losses import DEFAULT_LOSS
 from olbench.renamed import accepting_renamed, translated
 from olbench.resources import Footprint, features
-from olbench.rules.covariance import TRIANGLE_FROM
 from olbench.rules.loop import Rule
-
-
-class State(NamedTuple):
-    """A learner's state: primary vector, auxiliary matrix, scalars (see olbench.rules)."""
-
-    w: np.ndarray
-    A: np.ndarray
-    s: np.ndarray
-
-    def copy(self) -> State:
-        return State(self.w.copy(), self.A.copy(), self.s.copy())
-
-
-#: rows filled at a time by :func:`symmetric` (its temporaries: about four squares of this
-#: size)
-SYMMETRIC_BLOCK = 128
-
-
-def symmetric(kept: np.ndarray, block: int = SYMMETRIC_BLOCK) -> np.ndarray:
-    """The whole symmetric matrix of which the compiled rules keep the lower triangle (from
-    ``TRIANGLE_FROM`` features on, ``olbench.rules.rows``: the entries right of the
-    diagonal are zeros there), or a copy of the square they keep below that. Filled block
-    of rows by block, so that it takes one d x d matrix, not three (d = 20,000: 3.2 GB).
-
-    >>> bool((symmetric(np.tril(np.ones((100, 100)))) == 1.0).all())
-    True
-    >>> lower = np.tril(np.arange(1.0, 1e4 + 1).reshape(100, 100))
-    >>> bool((symmetric(lower, block=30) == lower + np.tril(lower, -1).T).all())
-    True
-    """
-    if kept.shape[1] < TRIANGLE_FROM:
-        return kept.copy()
-    full = np.empty_like(kept)
-    for start in range(0, kept.shape[0], block):
-        stop = min(start + block, kept.shape[0])
-        square = kept[start:stop, start:stop]
-        full[start:stop, :start] = kept[start:stop, :start]
-        full[start:stop, start:stop] = np.tril(square) + np.tril(square, -1).T
-        full[:start, start:stop] = kept[start:stop, :start].T
-    return full
-
-
-def identity_blocks(d: int, *scales: float, extra_rows: int = 0) -> np.ndarray:
-    """scale * I (d x d) for each scale, stacked, then ``extra_rows`` zero rows (scratch),
-    allocated once (stacking ``a * np.eye(d)`` takes three d x d matrices on the way).
-
-    >>> identity_blocks(2, 3.0, 0.5, extra_rows=1).tolist()
-    [[3.0, 0.0], [0.0, 3.0], [0.5, 0.0], [0.0, 0.5], [0.0, 0.0]]
-    """
-    blocks = np.zeros((len(scales) * d + extra_rows, d))
-    for k, scale in enumerate(scales):
-        np.fill_diagonal(blocks[k * d:(k + 1) * d], scale)
-    return blocks
-
-
-def vector_state(d: int, n_scalars: int = 1) -> State:
-    """State of a learner whose only memory is a weight vector w0 = 0 (and counters)."""
-    return State(np.zeros(d), np.zeros((0, d)), np.zeros(n_scalars))
 
 
 def _accepting_init_options(init):
@@ -117,18 +69,14 @@ def _accepting_init_options(init):
     return wrapped
 
 
-def generator_state(seed: int, high: int) -> int:
-    """The starting state, in {1, ..., high}, of a generator a learner keeps in its state,
-    derived from its ``seed`` through numpy's ``SeedSequence`` (which hashes the seed), so
-    that nearby seeds start unrelated sequences. Seeding such a generator with the seed
-    itself (1 + seed) made the draws of seeds s and s' multiples of each other: the budget
-    perceptron's first evicted slot was seed mod B for small seeds.
+def __getattr__(name: str):
+    # the family bases moved to olbench.learners.families, which imports Learner from here:
+    # read on first use (not imported at the top) so that they stay importable from here
+    if name in ("OCOLearner", "CovarianceLearner", "covariance_advice"):
+        from olbench.learners import families
 
-    >>> [generator_state(seed, 10) for seed in range(6)]   # not 1 + seed
-    [5, 2, 6, 8, 5, 4]
-    """
-    word = int(np.random.SeedSequence(int(seed)).generate_state(1, np.uint64)[0])
-    return 1 + word % int(high)
+        return getattr(families, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 class Learner(Traits, Component):
@@ -310,89 +258,6 @@ class Learner(Traits, Component):
                              f"labels: {label.tolist()!r}")
         run(self, _as_row(x), label.reshape(1), reset=not self.is_initialised)
         return self
-
-
-class OCOLearner(Learner):
-    """Base of the online-convex-optimisation learners (task ``"oco"``): the row x_t is the
-    loss f_t (:mod:`olbench.rules.oco`: ``loss="linear"`` or ``"quadratic"``), the learner
-    plays a point w_t of the feasible set ``domain`` of size ``radius``
-    (:mod:`olbench.rules.sets`: ``"ball"``, ``"simplex"``, ``"box"``) and records the loss
-    it suffered, f_t(w_t). State: ``w`` = w_t (w_1 = P_K(0), uniform on the simplex), and
-    ``rows`` rows of ``A`` (a cumulative gradient, scratch)."""
-
-    task: ClassVar[str] = "oco"
-    rows: ClassVar[int] = 3
-
-    def validate(self) -> None:
-        super().validate()
-        if not is_zeros(getattr(self, "init", "zeros")):   # w_1 must lie in K (every theorem)
-            raise ValueError(f"{type(self).__name__}: init={init_label(self.init)!r} does not "
-                             f"apply; an online-convex-optimisation learner plays w_1 = P_K(0) "
-                             f"in its feasible set")
-
-    def init_state(self, d):
-        from olbench.rules.sets import project_numpy
-
-        w0 = project_numpy(np.zeros(d), getattr(self, "domain", "simplex"),
-                           float(getattr(self, "radius", 1.0)))
-        return State(w0, np.zeros((self.rows, d)), np.zeros(1))
-
-    def _exported_A(self):
-        return self.state_.A[:1].copy()   # the cumulative row; the others are scratch
-
-    def footprint(self, n, d, nnz=None):
-        # the point w_t, the rows of A, and the exported point and cumulative row
-        return Footprint(8.0 * ((self.rows + 3) * d + 8),
-                         f"{self.rows + 1} vectors of d numbers", features(d))
-
-
-class CovarianceLearner(Learner):
-    """Base of the learners that keep a Gaussian N(mu, Sigma) over weight vectors (AROW, CW,
-    SCW, NHERD, NAROW, IELLIP): mu in ``w``, Sigma = a I at the start (hyper-parameter ``a``),
-    kept in ``A[:d]`` (its lower triangle from 96 features on; exported whole) with a scratch
-    row ``A[d]`` for Sigma x (see :mod:`olbench.rules.arow`), or as its diagonal in ``A[0]`` when
-    ``diagonal`` is true."""
-
-    diagonal: bool = False   # for the learners without a diagonal form
-
-    def init_state(self, d):
-        if self.diagonal:
-            return State(np.zeros(d), np.full((1, d), float(self.a)), np.zeros(1))
-        return State(np.zeros(d), identity_blocks(d, float(self.a), extra_rows=1),
-                     np.zeros(1))
-
-    def _exported_A(self):
-        if self.diagonal:
-            return self.state_.A.copy()
-        return symmetric(self.state_.A[:-1])   # drop the scratch row
-
-    def footprint(self, n, d, nnz=None):
-        if self.diagonal:
-            return Footprint(8.0 * (4 * d + 8), "a diagonal covariance of d numbers",
-                             features(d))
-        return Footprint(square_footprint(d), "a d x d covariance matrix", features(d),
-                         covariance_advice(type(self)))
-
-    @property
-    def covariance_(self) -> np.ndarray:
-        """Sigma (full), or its diagonal as a vector (``diagonal=True``)."""
-        A = self.state_.A
-        return A[0].copy() if self.diagonal else symmetric(A[:-1])
-
-
-def square_footprint(d: int) -> float:
-    """Bytes of a learner keeping a d x d matrix with a scratch row and a d-vector, at its
-    largest: while it exports the matrix whole (:func:`symmetric`) and the vector."""
-    block = min(d, SYMMETRIC_BLOCK) if d >= TRIANGLE_FROM else 0
-    return 8.0 * ((2 * d + 3) * d + 4 * block * block + 8)
-
-
-def covariance_advice(cls: type) -> str:
-    """How a learner keeping a d x d matrix can need less memory."""
-    if "diagonal" in cls.param_names():
-        return "use diagonal=true (a diagonal covariance: d numbers), or fewer features"
-    return ("use arow or cw with diagonal=true (a diagonal covariance: d numbers), or fewer "
-            "features")
 
 
 def _as_row(x: Any):

@@ -16,8 +16,8 @@ from math import inf
 
 from olbench.bounds import FORGETRON_MISTAKES
 from olbench.component import Interval, InvalidParameterError
-from olbench.learners.base import generator_state
 from olbench.learners.kernel import KERNEL_CONSTRAINTS, KernelLearner
+from olbench.learners.state import generator_state
 from olbench.rules import budget_perceptron as rbp_rule
 from olbench.rules import forgetron as forgetron_rule
 from olbench.rules import norma as norma_rule
@@ -88,7 +88,7 @@ class BudgetPerceptron(KernelLearner, key="budget_perceptron"):
     Perceptron keeping at most ``budget`` support vectors; on a mistake with the budget full, a
     support vector drawn uniformly at random is discarded. ``seed`` seeds the generator kept in
     the state (:mod:`olbench.rules.budget_perceptron`) through ``SeedSequence``
-    (:func:`~olbench.learners.base.generator_state`): runs are reproducible, and the draws of
+    (:func:`~olbench.learners.state.generator_state`): runs are reproducible, and the draws of
     different seeds unrelated.
 
     >>> import numpy as np

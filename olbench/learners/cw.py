@@ -4,7 +4,7 @@ from math import inf
 from statistics import NormalDist
 
 from olbench.component import Interval, OneOf
-from olbench.learners.base import CovarianceLearner
+from olbench.learners.families import CovarianceLearner
 from olbench.renamed import Renamed
 from olbench.rules import cw as rule
 

@@ -4,7 +4,7 @@ from math import inf
 
 from olbench.bounds import FTL_LINEAR, FTL_QUADRATIC
 from olbench.component import Interval, OneOf
-from olbench.learners.base import OCOLearner
+from olbench.learners.families import OCOLearner
 from olbench.rules import ftl as rule
 from olbench.rules.oco import LOSS_CODES
 from olbench.rules.sets import SET_CODES

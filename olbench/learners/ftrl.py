@@ -4,7 +4,7 @@ from math import inf
 
 from olbench.bounds import FTRL_REGRET
 from olbench.component import Interval, OneOf
-from olbench.learners.base import OCOLearner
+from olbench.learners.families import OCOLearner
 from olbench.rules import ftrl as rule
 from olbench.rules.oco import LOSS_CODES
 from olbench.rules.sets import SET_CODES

@@ -5,7 +5,7 @@ from math import inf
 
 from olbench.bounds import HEDGE_ANYTIME, HEDGE_DOUBLING, HEDGE_FIXED
 from olbench.component import Interval, OneOf
-from olbench.learners.base import OCOLearner
+from olbench.learners.families import OCOLearner
 from olbench.rules import hedge as rule
 
 SCHEDULES = {"fixed": rule.FIXED, "horizon": rule.FIXED, "anytime": rule.ANYTIME,

@@ -3,7 +3,7 @@
 from math import inf
 
 from olbench.component import Interval, OneOf
-from olbench.learners.base import CovarianceLearner
+from olbench.learners.families import CovarianceLearner
 from olbench.learners.traits import TIE_SPELLING
 from olbench.renamed import Renamed
 from olbench.rules import iellip as rule

@@ -24,9 +24,10 @@ import numpy as np
 from olbench.bounds import KERNEL_NOVIKOFF
 from olbench.component import Interval, InvalidParameterError, OneOf
 from olbench.learners import support
-from olbench.learners.base import Learner, State
+from olbench.learners.base import Learner
 from olbench.learners.initial import init_label, is_zeros
 from olbench.learners.pa import _TITLES, _VARIANTS, check_pa2_ridge, step_size_params
+from olbench.learners.state import State
 from olbench.resources import Footprint, features, parameter, rows
 from olbench.rules import kernel_pa as pa_rule
 from olbench.rules import kernel_perceptron as perceptron_rule

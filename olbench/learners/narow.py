@@ -3,7 +3,7 @@
 from math import inf
 
 from olbench.component import Interval, OneOf
-from olbench.learners.base import CovarianceLearner
+from olbench.learners.families import CovarianceLearner
 from olbench.rules import narow as rule
 
 

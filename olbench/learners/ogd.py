@@ -4,7 +4,8 @@ from math import inf
 
 from olbench.bounds import OGD_REGRET
 from olbench.component import Interval, OneOf
-from olbench.learners.base import Learner, vector_state
+from olbench.learners.base import Learner
+from olbench.learners.state import vector_state
 from olbench.rules import ogd as rule
 
 

@@ -7,7 +7,8 @@ import numpy as np
 
 from olbench.bounds import ONS_REGRET
 from olbench.component import Interval, InvalidParameterError, OneOf
-from olbench.learners.base import OCOLearner, State, identity_blocks
+from olbench.learners.families import OCOLearner
+from olbench.learners.state import State, identity_blocks
 from olbench.renamed import Renamed
 from olbench.resources import Footprint, features
 from olbench.rules import ons as rule

@@ -4,7 +4,8 @@ from math import inf
 
 from olbench.bounds import PA1_MISTAKES, PA2_SQUARED_LOSS, PA_SEPARABLE
 from olbench.component import RECIPROCAL_LOW, Interval, InvalidParameterError, OneOf
-from olbench.learners.base import Learner, vector_state
+from olbench.learners.base import Learner
+from olbench.learners.state import vector_state
 from olbench.rules import pa as rule
 
 _VARIANTS = ("pa", "pa1", "pa2")

@@ -4,7 +4,8 @@ from math import inf
 
 from olbench.bounds import FREUND_SCHAPIRE, NOVIKOFF
 from olbench.component import Interval, OneOf
-from olbench.learners.base import Learner, vector_state
+from olbench.learners.base import Learner
+from olbench.learners.state import vector_state
 from olbench.learners.traits import TIE_SPELLING
 from olbench.rules import perceptron as rule
 

@@ -2,7 +2,8 @@
 
 from olbench.bounds import ROMMA_SEPARABLE
 from olbench.component import OneOf
-from olbench.learners.base import Learner, vector_state
+from olbench.learners.base import Learner
+from olbench.learners.state import vector_state
 from olbench.learners.traits import VARIANT_AND_TIE_SPELLING, VARIANT_SPELLING
 from olbench.rules import romma as rule
 

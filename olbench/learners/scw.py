@@ -3,8 +3,8 @@
 from math import inf
 
 from olbench.component import Interval, OneOf, reciprocal_range
-from olbench.learners.base import CovarianceLearner
 from olbench.learners.cw import CONFIDENCE_SPELLING, probit
+from olbench.learners.families import CovarianceLearner
 from olbench.rules import cw as rule
 
 

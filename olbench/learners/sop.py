@@ -4,14 +4,9 @@ import numpy as np
 
 from olbench.bounds import SOP_MISTAKES
 from olbench.component import OneOf, reciprocal_range
-from olbench.learners.base import (
-    Learner,
-    State,
-    covariance_advice,
-    identity_blocks,
-    square_footprint,
-    symmetric,
-)
+from olbench.learners.base import Learner
+from olbench.learners.families import covariance_advice
+from olbench.learners.state import State, identity_blocks, square_footprint, symmetric
 from olbench.learners.traits import VARIANT_AND_TIE_SPELLING
 from olbench.renamed import Renamed
 from olbench.resources import Footprint, features

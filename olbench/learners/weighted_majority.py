@@ -4,7 +4,7 @@ import math
 
 from olbench.bounds import WEIGHTED_MAJORITY_MISTAKES
 from olbench.component import Interval
-from olbench.learners.base import OCOLearner
+from olbench.learners.families import OCOLearner
 from olbench.rules import weighted_majority as rule
 
 

@@ -27,7 +27,7 @@ How the learners still to come plug in
   :mod:`olbench.rules.arow`, of which a symmetric one keeps only its lower triangle from
   ``covariance.TRIANGLE_FROM`` features on; rank-one updates use
   ``covariance.symmetric_matvec`` and ``covariance.rank_one_downdate``, and the learner exports
-  the whole matrix (``learners.base.symmetric``).
+  the whole matrix (``learners.state.symmetric``).
 * Growing state (kernel perceptron, kernel PA, budgeted variants): ``A`` holds the support
   vectors row by row, ``w`` their coefficients, ``s[0]`` their count. Numba cannot grow arrays
   in place, so the Python front reserves capacity before each chunk

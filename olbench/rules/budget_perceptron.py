@@ -4,7 +4,7 @@ of them, drawn uniformly at random, is discarded and x_t takes its slot with coe
 
 The random draws come from a Lehmer generator kept in the state (``s[3]``,
 x <- 48271 x mod (2^31 - 1), exact in float64 arithmetic), started from a state the front
-derives from the learner's ``seed`` through ``SeedSequence`` (learners.base.generator_state):
+derives from the learner's ``seed`` through ``SeedSequence`` (learners.state.generator_state):
 a run is reproducible, and continuing a run continues its random sequence. A draw is uniform
 on {0, ..., B-1} by rejection of the generator's top partial block.
 """

@@ -104,7 +104,7 @@ def diag_step(w, diag, a, beta, idx, val):
 # and its one reduction per row cost more than the traffic they save (one run, ns a
 # round, triangle against the whole square: SCW-I d = 48 483 / 356, d = 80 1,160 / 913;
 # d = 100 1,273 / 1,733), so there the whole square is kept and updated. Learners export
-# the whole matrix either way (learners.base.symmetric).
+# the whole matrix either way (learners.state.symmetric).
 TRIANGLE_FROM = 96
 
 

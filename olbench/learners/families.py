@@ -1,0 +1,92 @@
+"""The bases two families of learners share: :class:`OCOLearner`, the online-convex-
+optimisation learners (the row is the loss, the point played lies in a feasible set), and
+:class:`CovarianceLearner`, the learners that keep a Gaussian over weight vectors (and the
+advice of :func:`covariance_advice`, for any learner keeping a d x d matrix).
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+import numpy as np
+
+from olbench.learners.base import Learner
+from olbench.learners.initial import init_label, is_zeros
+from olbench.learners.state import State, identity_blocks, square_footprint, symmetric
+from olbench.resources import Footprint, features
+
+
+class OCOLearner(Learner):
+    """Base of the online-convex-optimisation learners (task ``"oco"``): the row x_t is the
+    loss f_t (:mod:`olbench.rules.oco`: ``loss="linear"`` or ``"quadratic"``), the learner
+    plays a point w_t of the feasible set ``domain`` of size ``radius``
+    (:mod:`olbench.rules.sets`: ``"ball"``, ``"simplex"``, ``"box"``) and records the loss
+    it suffered, f_t(w_t). State: ``w`` = w_t (w_1 = P_K(0), uniform on the simplex), and
+    ``rows`` rows of ``A`` (a cumulative gradient, scratch)."""
+
+    task: ClassVar[str] = "oco"
+    rows: ClassVar[int] = 3
+
+    def validate(self) -> None:
+        super().validate()
+        if not is_zeros(getattr(self, "init", "zeros")):   # w_1 must lie in K (every theorem)
+            raise ValueError(f"{type(self).__name__}: init={init_label(self.init)!r} does not "
+                             f"apply; an online-convex-optimisation learner plays w_1 = P_K(0) "
+                             f"in its feasible set")
+
+    def init_state(self, d):
+        from olbench.rules.sets import project_numpy
+
+        w0 = project_numpy(np.zeros(d), getattr(self, "domain", "simplex"),
+                           float(getattr(self, "radius", 1.0)))
+        return State(w0, np.zeros((self.rows, d)), np.zeros(1))
+
+    def _exported_A(self):
+        return self.state_.A[:1].copy()   # the cumulative row; the others are scratch
+
+    def footprint(self, n, d, nnz=None):
+        # the point w_t, the rows of A, and the exported point and cumulative row
+        return Footprint(8.0 * ((self.rows + 3) * d + 8),
+                         f"{self.rows + 1} vectors of d numbers", features(d))
+
+
+class CovarianceLearner(Learner):
+    """Base of the learners that keep a Gaussian N(mu, Sigma) over weight vectors (AROW, CW,
+    SCW, NHERD, NAROW, IELLIP): mu in ``w``, Sigma = a I at the start (hyper-parameter ``a``),
+    kept in ``A[:d]`` (its lower triangle from 96 features on; exported whole) with a scratch
+    row ``A[d]`` for Sigma x (see :mod:`olbench.rules.arow`), or as its diagonal in ``A[0]`` when
+    ``diagonal`` is true."""
+
+    diagonal: bool = False   # for the learners without a diagonal form
+
+    def init_state(self, d):
+        if self.diagonal:
+            return State(np.zeros(d), np.full((1, d), float(self.a)), np.zeros(1))
+        return State(np.zeros(d), identity_blocks(d, float(self.a), extra_rows=1),
+                     np.zeros(1))
+
+    def _exported_A(self):
+        if self.diagonal:
+            return self.state_.A.copy()
+        return symmetric(self.state_.A[:-1])   # drop the scratch row
+
+    def footprint(self, n, d, nnz=None):
+        if self.diagonal:
+            return Footprint(8.0 * (4 * d + 8), "a diagonal covariance of d numbers",
+                             features(d))
+        return Footprint(square_footprint(d), "a d x d covariance matrix", features(d),
+                         covariance_advice(type(self)))
+
+    @property
+    def covariance_(self) -> np.ndarray:
+        """Sigma (full), or its diagonal as a vector (``diagonal=True``)."""
+        A = self.state_.A
+        return A[0].copy() if self.diagonal else symmetric(A[:-1])
+
+
+def covariance_advice(cls: type) -> str:
+    """How a learner keeping a d x d matrix can need less memory."""
+    if "diagonal" in cls.param_names():
+        return "use diagonal=true (a diagonal covariance: d numbers), or fewer features"
+    return ("use arow or cw with diagonal=true (a diagonal covariance: d numbers), or fewer "
+            "features")
