@@ -19,7 +19,6 @@ WAITING = {
     "tests/test_figures.py": "issue 25",
     "tests/test_datasets.py": "issue 25",
     "tests/test_bad_task_memory_corpus.py": "issue 25",
-    "tests/test_comparators_solvers.py": "issue 25",
 }
 
 
