@@ -66,6 +66,15 @@ def as_format(request):
     return (lambda X: X) if request.param == "dense" else sp.csr_matrix
 
 
+@pytest.fixture(scope="module")
+def table():
+    """The synthetic results table (tests/synthetic_table.py), built once per test module: the
+    table the figure tests (tests/test_figures_*.py) draw."""
+    from synthetic_table import make_table
+
+    return make_table()
+
+
 def pytest_sessionstart(session):
     """On a run of the whole suite, compile every learner's loops first, shared by two
     processes (tests/warm_kernels.py): on a fresh checkout numba's compilation is most of
