@@ -16,7 +16,6 @@ WAITING = {
     "olbench/comparators/base.py": "issue 25",
     "olbench/learners/base.py": "issue 25",
     "tests/test_bad_config_corpus.py": "issue 25",
-    "tests/test_datasets.py": "issue 25",
     "tests/test_bad_task_memory_corpus.py": "issue 25",
 }
 
