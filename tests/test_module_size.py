@@ -15,7 +15,6 @@ LIMIT = 400
 WAITING = {
     "olbench/comparators/base.py": "issue 25",
     "olbench/learners/base.py": "issue 25",
-    "tests/test_bad_task_memory_corpus.py": "issue 25",
 }
 
 
