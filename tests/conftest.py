@@ -66,6 +66,43 @@ def as_format(request):
     return (lambda X: X) if request.param == "dense" else sp.csr_matrix
 
 
+@pytest.fixture(scope="module")
+def table():
+    """The synthetic results table (tests/synthetic_table.py), built once per test module: the
+    table the figure tests (tests/test_figures_*.py) draw."""
+    from synthetic_table import make_table
+
+    return make_table()
+
+
+@pytest.fixture
+def no_network(monkeypatch, tmp_path):
+    """Offline, with a private download cache and no data folder from the environment (every
+    dataset test: ``pytestmark = pytest.mark.usefixtures("no_network")``)."""
+    monkeypatch.setenv("OLBENCH_OFFLINE", "1")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    monkeypatch.delenv("OLBENCH_DATA", raising=False)
+
+
+@pytest.fixture
+def toy(monkeypatch, tmp_path):
+    """A card 'toy' (train + test parts, checksums known) and three empty candidate folders
+    (the files' bytes: tests/toy_dataset.py)."""
+    from toy_dataset import TEST, TRAIN, sha
+
+    from olbench import paths
+    from olbench.datasets import CARDS, Card, DataFile
+
+    card = Card("toy", "libsvm", "binary", 3,
+                DataFile("toy.svm", 4, 7, sha(TRAIN), "http://127.0.0.1:9/toy.svm"),
+                DataFile("toy.svm.t", 2, 3, sha(TEST), "http://127.0.0.1:9/toy.svm.t"))
+    monkeypatch.setitem(CARDS, "toy", card)
+    dirs = {name: tmp_path / name for name in ("mine", "shared", "xdg")}
+    monkeypatch.setattr(paths, "shared_data_dir", lambda: dirs["shared"])
+    dirs["cache"] = dirs["xdg"] / "olbench" / "data"
+    return card, dirs
+
+
 def pytest_sessionstart(session):
     """On a run of the whole suite, compile every learner's loops first, shared by two
     processes (tests/warm_kernels.py): on a fresh checkout numba's compilation is most of

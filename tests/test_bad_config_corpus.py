@@ -1,40 +1,23 @@
 """A corpus of bad configurations and run options (issue 31), as a careless or hostile user
 gives them: each is refused before anything runs, with exit status 2 and a message naming
-the option, the value and what would work; or, for a results folder that cannot be written
-(a full disk, a read-only folder), one line naming the folder and the cause, with every
-finished run kept and the same command resuming to the same table. Command-line cases run
-the real ``olbench`` in a subprocess; the Python API's cases call ``run_experiment``."""
+the option, the value and what would work. Command-line cases run the real ``olbench`` in a
+subprocess; the Python API's cases call ``run_experiment``. A results folder that cannot be
+written: tests/test_bad_results_folder.py."""
 
 from __future__ import annotations
 
-import errno
-import os
 import re
-import subprocess
-import sys
 import time
 from pathlib import Path
 
 import numpy as np
-import pandas as pd
 import pytest
+from olbench_command import QUIET, olbench
 
-from olbench.analysis.failures import ResultsNotWritten
 from olbench.api import overrides_for, run_experiment
-from olbench.harness import checksums
-from olbench.harness import results as results_module
 from olbench.harness.task_checks import task_problems
 from olbench.harness.tasks import single_cell
 from olbench.harness.validate import seed_list
-
-ROOT = Path(__file__).resolve().parents[1]
-QUIET = ["run.n_jobs=1", "run.progress=false", "run.figures=false"]
-
-
-def olbench(*args: str, cwd: Path, env: dict | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-c", "from olbench.cli import main; main()", *args],
-                          cwd=cwd, capture_output=True, text=True, timeout=300,
-                          env={**os.environ, "PYTHONPATH": str(ROOT), **(env or {})})
 
 
 def _svmlight(path: Path, rows: int, features: int, labels, seed: int = 0) -> Path:
@@ -277,126 +260,3 @@ def test_many_seeds_are_given_as_a_range_and_checked_once(monkeypatch):
     built.clear()
     assert task_problems(cell) == []
     assert sorted(built) == sorted([stream["_target_"], learner["_target_"]])  # not 2 x 2000
-
-
-# --------------------------------------------------------------------------- the folder
-def _table(folder: Path) -> pd.DataFrame:
-    table = pd.read_parquet(folder / "results.parquet")
-    keep = [c for c in table if c not in ("wall_s", "time_s")]
-    return table[keep].sort_values(["run_id", "t"]).reset_index(drop=True)
-
-
-def test_a_full_disk_keeps_the_finished_runs_and_the_same_command_resumes(tmp_path, monkeypatch):
-    """The writer of every parquet file fails as a full disk does after two run files (each
-    run's side file, written just before it, not counted: the third run's is on disk, its
-    rows are not): the error is one message naming the folder and the cause; the saved runs
-    are kept; the same call then finishes with the table of a run that never failed."""
-    monkeypatch.setattr(results_module, "BATCH_SECONDS", 0.0)   # one file per run
-    cell = dict(learner="pa", seeds=list(range(5)), quiet=True, n_jobs=1, figures=False,
-                **{"stream.n": 80})
-    written = []
-    real = checksums.write_parquet_file
-
-    def full_after_two(df, path):
-        if Path(path).parent.name != "side":   # a run file, not its side file
-            if len(written) == 2:
-                raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), path)
-            written.append(path)
-        real(df, path)
-
-    monkeypatch.setattr(checksums, "write_parquet_file", full_after_two)
-    with pytest.raises(ResultsNotWritten) as refused:
-        run_experiment(output_dir=str(tmp_path / "a"), **cell)
-    (folder,) = (tmp_path / "a" / "single").iterdir()
-    assert str(refused.value).startswith(f"cannot write the results in {folder}: No space "
-                                         f"left on device (")
-    assert "; 2 of 5 runs are saved there" in str(refused.value)
-    monkeypatch.setattr(checksums, "write_parquet_file", real)
-    resumed = run_experiment(output_dir=str(tmp_path / "a"), **cell)
-    clean = run_experiment(output_dir=str(tmp_path / "b"), **cell)
-    assert resumed.status == 0 and resumed.folder == folder
-    pd.testing.assert_frame_equal(_table(resumed.folder), _table(clean.folder))
-
-
-def _mount(*args: str) -> bool:
-    return subprocess.run(["mount", *args], capture_output=True).returncode == 0
-
-
-def test_a_real_full_disk_is_one_line_and_resumes(tmp_path):
-    disk = tmp_path / "disk"
-    disk.mkdir()
-    if not _mount("-t", "tmpfs", "-o", "size=48k", "tmpfs", str(disk)):
-        pytest.skip("cannot mount a small tmpfs here (needs root); the full-disk path is "
-                    "tested through the writer above")
-    try:
-        command = ["learner=pa", "stream.n=200", "run.seeds=range(200)", "run.cache_dir=null",
-                   *QUIET]
-        out = olbench(*command, f"run.output_dir={disk}", cwd=tmp_path)
-        assert out.returncode == 1, out.stderr[-3000:]
-        assert "Traceback" not in out.stderr
-        (line,) = out.stderr.strip().splitlines()
-        assert line.startswith(f"olbench: cannot write the results in {disk}/single/")
-        assert "No space left on device" in line
-        assert _mount("-o", "remount,size=8m", str(disk))
-        again = olbench(*command, f"run.output_dir={disk}", cwd=tmp_path)
-        clean = olbench(*command, f"run.output_dir={tmp_path / 'clean'}", cwd=tmp_path)
-        assert again.returncode == 0 and clean.returncode == 0, again.stderr[-3000:]
-        (folder,) = (disk / "single").iterdir()
-        pd.testing.assert_frame_equal(_table(folder), _table(tmp_path / "clean" / "single" /
-                                                             folder.name))
-    finally:
-        _mount_undo = subprocess.run(["umount", str(disk)], capture_output=True)
-        assert _mount_undo.returncode == 0
-
-
-def _read_only(folder: Path) -> str | None:
-    """Make ``folder`` read-only for this process: permission bits for a user, a read-only
-    bind mount for root (whom permission bits do not stop); how to undo it, or None."""
-    if os.geteuid() != 0:
-        for path in [folder, *folder.rglob("*")]:
-            path.chmod(path.stat().st_mode & ~0o222)
-        return "chmod"
-    if _mount("--bind", str(folder), str(folder)) and _mount("-o", "remount,bind,ro",
-                                                             str(folder)):
-        return "umount"
-    return None
-
-
-def test_a_read_only_results_folder_is_one_line_and_resumes(tmp_path):
-    command = ["learner=pa", "stream.n=80", "run.seeds=[0,1,2]", *QUIET,
-               f"run.output_dir={tmp_path / 'out'}"]
-    first = olbench(*command, cwd=tmp_path)
-    assert first.returncode == 0, first.stderr[-3000:]
-    (folder,) = (tmp_path / "out" / "single").iterdir()
-    before = _table(folder)
-    undo = _read_only(folder)
-    if undo is None:
-        pytest.skip("root here cannot mount, and permission bits do not stop root")
-    try:
-        out = olbench(*command, "run.force=true", cwd=tmp_path)
-    finally:
-        if undo == "umount":
-            subprocess.run(["umount", str(folder)], check=True)
-        else:
-            for path in [folder, *folder.rglob("*")]:
-                path.chmod(path.stat().st_mode | 0o200)
-    assert out.returncode == 2, out.stderr[-3000:]
-    assert "Traceback" not in out.stderr
-    (line,) = out.stderr.strip().splitlines()
-    assert line.startswith(f"olbench: results folder {folder}: cannot write in")
-    again = olbench(*command, cwd=tmp_path)
-    assert again.returncode == 0 and "3 of 3 runs reused" in again.stdout
-    pd.testing.assert_frame_equal(_table(folder), before)
-
-
-def test_a_closed_pipe_ends_quietly(tmp_path):
-    """``olbench ... | head -c 10``: the reader leaves; a traceback from the summary's print
-    (BrokenPipeError) was what the user saw. The runs are saved; the status is SIGPIPE's."""
-    command = (f"{sys.executable} -c 'from olbench.cli import main; main()' learner=pa "
-               f"stream.n=50 {' '.join(QUIET)} run.output_dir={tmp_path / 'out'} | head -c 10")
-    out = subprocess.run(["bash", "-o", "pipefail", "-c", command], cwd=tmp_path,
-                         capture_output=True, text=True, timeout=300,
-                         env={**os.environ, "PYTHONPATH": str(ROOT)})
-    assert "Traceback" not in out.stderr and "BrokenPipe" not in out.stderr, out.stderr
-    assert out.returncode == 141
-    assert len(list((tmp_path / "out" / "single").glob("*/results.parquet"))) == 1

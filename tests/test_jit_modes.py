@@ -51,7 +51,8 @@ COMPILE_TIME_ONLY = "[report]\nexclude_also =\n    @overload\\(\n"
 #: path (at scale; a9a, read from ../shared)
 SUITES = ["tests/test_learners_exact.py", "tests/test_learner_contract.py",
           "tests/test_reductions.py", "tests/test_comparators.py",
-          "tests/test_comparators_solvers.py"]
+          "tests/test_solvers_best_fixed.py", "tests/test_solvers_chain.py",
+          "tests/test_solvers_max_margin.py", "tests/test_stream_seeds.py"]
 DESELECTED = "(not compiled_equals_naive or 0]) and not at_scale and not a9a"
 
 

@@ -5,7 +5,7 @@ two places, and each card says which (``verified``):
 
 * ``verified=True``: computed from the copy in ``../shared/data/`` (rows, non-zeros, label
   coding, sha256; see that folder's MANIFEST.tsv), and checked again by
-  ``tests/test_datasets.py`` whenever that folder is present;
+  ``tests/test_dataset_catalogue.py`` whenever that folder is present;
 * ``verified=False``: as stated by the source's page (LIBSVM's lists give rows, features and
   classes, not non-zeros); the checksum is then unknown (``None``), never guessed.
 
