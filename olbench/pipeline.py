@@ -5,8 +5,9 @@ with a composed configuration and its overrides, and :func:`run` takes them thro
 steps:
 
 * :func:`plan` -> :class:`Plan`: every check before anything runs, all problems at once as
-  one :class:`~olbench.harness.tasks.GridError` (the options, the published file, the
-  figures asked for, every component and pairing of the tasks, a file no comparator can be
+  one :class:`~olbench.harness.tasks.GridError` (the options, the study's files, the
+  figures, selection procedure and report sections asked for, every component and pairing
+  of the tasks, a file no comparator can be
   fitted over, the results folder; a Dask scheduler that does not answer:
   :class:`~olbench.harness.grid.SchedulerUnreachable`); an experiment's parameter-selection
   stage (run once); the tasks and their results folder;
@@ -28,7 +29,6 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 import pandas as pd
 from omegaconf import DictConfig, OmegaConf
@@ -49,9 +49,10 @@ from olbench.harness.grid import run_grid
 from olbench.harness.interrupt import Terminated, terminate_as_interrupt
 from olbench.harness.results import RunStore
 from olbench.harness.run_one import Prebuilt
+from olbench.harness.selection import Selection, selection_problems
 from olbench.harness.streamed import refuse_unstreamable
 from olbench.harness.task_checks import checked_components
-from olbench.harness.tasks import CONF_DIR, GridError, Task
+from olbench.harness.tasks import GridError, Task
 from olbench.harness.validate import config_problems, invalid_configuration, writable_folder_problem
 
 
@@ -67,18 +68,17 @@ class Interrupted(Exception):
 @dataclass
 class Plan:
     """What a configuration runs, checked: the experiment's ``name``, its ``tasks``, the
-    results ``folder``; the selection stage's result (``(grids, table, {learner name:
-    algorithm})``, None without a ``select:`` block), the ``published`` table beside which
-    the summary goes (None without one), and the components the checks built for the runs
-    (``prebuilt``, by run id: each run builds the others once)."""
+    results ``folder``; the selection stage's result
+    (:class:`~olbench.harness.selection.Selection`, None without a ``select:`` block), and
+    the components the checks built for the runs (``prebuilt``, by run id: each run builds
+    the others once)."""
 
     cfg: DictConfig
     overrides: list[str]
     name: str
     tasks: list[Task]
     folder: Path
-    selection: tuple | None = None
-    published: Any = None
+    selection: Selection | None = None
     prebuilt: dict[str, Prebuilt] = field(default_factory=dict, repr=False)
     #: when :func:`execute` started the runs (``time.perf_counter()``)
     started: float | None = None
@@ -114,13 +114,13 @@ def plan(cfg: DictConfig, overrides: Sequence[str] = ()) -> Plan:
     configured values; its selection stage runs after (once), and the values it chose are
     checked too."""
     overrides = list(overrides)
-    problems, name, tasks, published, prebuilt = _looked_over(cfg, overrides)
+    problems, name, tasks, prebuilt = _looked_over(cfg, overrides)
     if problems:
         raise GridError(invalid_configuration(problems))
     selection = None
     if needs_selection(cfg, overrides):
         selection = selection_stage(cfg)
-        name, tasks = build_tasks(cfg, overrides, grids=selection[0])
+        name, tasks = build_tasks(cfg, overrides, grids=selection.grids)
         problems, prebuilt = checked_components(tasks)
         if problems:
             raise GridError(invalid_configuration(problems))
@@ -129,29 +129,31 @@ def plan(cfg: DictConfig, overrides: Sequence[str] = ()) -> Plan:
     problem = writable_folder_problem(folder)   # an existing folder made read-only
     if problem:
         raise GridError(f"results folder {folder}: {problem}")
-    return Plan(cfg, overrides, name, tasks, folder, selection, published, prebuilt)
+    return Plan(cfg, overrides, name, tasks, folder, selection, prebuilt)
 
 
 def problems_of(cfg: DictConfig, overrides: Sequence[str] = ()) -> list[str]:
     """Every problem of a composed config, found before anything runs: the options
-    (:func:`~olbench.harness.validate.config_problems`), the figures asked for, the
-    published file, every component and pairing (:mod:`olbench.harness.task_checks`), a
-    comparator an out-of-core file cannot have. No selection stage is run."""
+    (:func:`~olbench.harness.validate.config_problems`), the study's files (``modules:``)
+    and the figures, selection procedure and report sections asked for, every component and
+    pairing (:mod:`olbench.harness.task_checks`), a comparator an out-of-core file cannot
+    have. No selection stage is run."""
     return _looked_over(cfg, overrides)[0]
 
 
 def _looked_over(cfg: DictConfig, overrides: Sequence[str]
-                 ) -> tuple[list[str], str, list[Task], Any, dict[str, Prebuilt]]:
-    """:func:`problems_of`, with the name, the tasks (no selection stage run), the published
-    table and the components the checks built, where they could be made."""
+                 ) -> tuple[list[str], str, list[Task], dict[str, Prebuilt]]:
+    """:func:`problems_of`, with the name, the tasks (no selection stage run) and the
+    components the checks built, where they could be made."""
     from olbench.analysis.figures import figure_problems
+    from olbench.analysis.study_sections import section_problems
 
-    problems = config_problems(cfg, overrides, is_single_cell(overrides)) + figure_problems(cfg)
-    published, name, tasks = None, "", []
-    try:
-        published = _published(cfg)
-    except GridError as error:
-        problems.append(str(error))
+    problems = config_problems(cfg, overrides, is_single_cell(overrides))
+    # the study's files first (figure_problems imports them): what they register is named
+    # by run.figures, select.procedure and sections
+    problems += figure_problems(cfg) + selection_problems(cfg.get("select"))
+    problems += section_problems(cfg)
+    name, tasks = "", []
     try:
         name, tasks = build_tasks(cfg, overrides)
     except GridError as error:
@@ -166,21 +168,7 @@ def _looked_over(cfg: DictConfig, overrides: Sequence[str]
             refuse_unstreamable(tasks)
         except GridError as error:
             problems.append(str(error))
-    return problems, name, tasks, published, prebuilt
-
-
-def _published(cfg: DictConfig):
-    """The experiment's ``published:`` table (a path relative to the repository, or
-    absolute), read and checked; None without one."""
-    if not cfg.get("published"):
-        return None
-    from olbench.analysis.published import read_published
-
-    path = Path(cfg.published)
-    try:
-        return read_published(path if path.is_absolute() else CONF_DIR.parent / path)
-    except (OSError, ValueError) as error:
-        raise GridError(f"published={cfg.published}: {error}") from error
+    return problems, name, tasks, prebuilt
 
 
 def _scheduler_answers(run: DictConfig) -> None:
@@ -242,7 +230,7 @@ def publish(plan: Plan, table: pd.DataFrame) -> Results:
     question, config_text = described_grid(cfg, plan.overrides)
     report = write_report(table, folder, experiment=name, question=question,
                           config_text=config_text, figures=figures, captions=captions(),
-                          sections=_selection_sections(plan, summary),
+                          sections=_study_sections(plan, summary),
                           derived_from=changed_grid(cfg, plan.overrides))
     record(folder, experiment=name, table=table, command=plan.command)
     print(format_summary(summary))
@@ -255,24 +243,15 @@ def publish(plan: Plan, table: pd.DataFrame) -> Results:
     return Results(folder, status=closing_lines(table, folder, report), command=plan.command)
 
 
-def _selection_sections(plan: Plan, summary: pd.DataFrame) -> list[str]:
-    """The report's sections of the selection stage (``selection.csv``) and, given the
-    experiment's ``published`` table, of the published numbers beside ours
-    (``published.csv``, ``published.tex``); none without a ``select:`` block."""
-    from olbench.analysis.report import published_section, selection_section
+def _study_sections(plan: Plan, summary: pd.DataFrame) -> list[str]:
+    """The selection stage's table (``selection.csv``, when one ran) and the report sections
+    the experiment asks for (``sections:``, registered by its study's files, which may write
+    files of their own: LIBOL's ``published.csv``)."""
+    from olbench.analysis.study_sections import study_sections
 
-    if plan.selection is None:
-        return []
-    _, chosen, algorithms = plan.selection
-    chosen.to_csv(plan.folder / "selection.csv", index=False)
-    parts = selection_section(chosen, algorithms)
-    if plan.published is not None:
-        from olbench.analysis.published import beside_published
-
-        beside = beside_published(summary, plan.published, algorithms)
-        beside.to_csv(plan.folder / "published.csv", index=False)
-        parts += published_section(beside, plan.folder, source=str(plan.cfg.published))
-    return parts
+    if plan.selection is not None:
+        plan.selection.table.to_csv(plan.folder / "selection.csv", index=False)
+    return study_sections(plan.cfg, summary, plan.folder, plan.selection)
 
 
 def one_line_summary(name: str, table: pd.DataFrame, seconds: float) -> str:

@@ -10,7 +10,9 @@ only downward (README, "How olbench is built").
 * the front door: ``olbench.cli`` and ``olbench.api``, which call the pipeline.
 
 An import from a lower wing into a higher one (even inside a function) is a cycle waiting
-to happen: the test names each one.
+to happen: the test names each one. Above all of them are the studies (``experiments/``):
+a study's own code may import anything of olbench, and olbench never imports a study (its
+files are imported by the path its config names, :mod:`olbench.harness.studies`).
 """
 
 from __future__ import annotations
@@ -84,3 +86,38 @@ def test_the_check_sees_an_upward_import_inside_a_function(tmp_path):
 def test_no_import_runs_upward():
     problems = upward_imports()
     assert not problems, "imports against the layering:\n" + "\n".join(problems)
+
+
+def study_imports(path: Path) -> list[tuple[int, str]]:
+    """Every import of a study's code in ``path``: of ``experiments...``, or a study file
+    named by a literal path (``study_module("experiments/...")``)."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Import):
+            found += [(node.lineno, a.name) for a in node.names
+                      if a.name.split(".")[0] == "experiments"]
+        elif isinstance(node, ast.ImportFrom) and node.module \
+                and node.module.split(".")[0] == "experiments":
+            found.append((node.lineno, node.module))
+        elif isinstance(node, ast.Call) and getattr(node.func, "id", getattr(
+                node.func, "attr", None)) in ("study_module", "module_problems"):
+            found += [(node.lineno, arg.value) for arg in node.args
+                      if isinstance(arg, ast.Constant) and isinstance(arg.value, str)]
+    return sorted(found)
+
+
+def test_the_check_sees_an_import_of_a_study(tmp_path):
+    module = tmp_path / "m.py"
+    module.write_text("import experiments.libol_table.selection\n"
+                      "def f():\n    from experiments.libol_table import published\n"
+                      "    return study_module('experiments/libol_table/published.py')\n"
+                      "from olbench.harness.studies import study_module\n")
+    assert study_imports(module) == [(1, "experiments.libol_table.selection"),
+                                     (3, "experiments.libol_table"),
+                                     (4, "experiments/libol_table/published.py")]
+
+
+def test_olbench_never_imports_a_study():
+    problems = [f"{path.relative_to(PACKAGE.parent)}:{line}: imports the study code {target}"
+                for path in sorted(PACKAGE.rglob("*.py")) for line, target in study_imports(path)]
+    assert not problems, "olbench imports a study's own code:\n" + "\n".join(problems)

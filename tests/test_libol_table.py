@@ -1,5 +1,6 @@
-"""The libol_table study: LIBOL's parameter selection (olbench.harness.selection), the published
-column (olbench.analysis.published), and the experiment end to end."""
+"""The libol_table study: LIBOL's parameter selection (experiments/libol_table/selection.py, run
+by olbench.harness.selection), the published column (experiments/libol_table/published.py),
+and the experiment end to end."""
 
 from __future__ import annotations
 
@@ -13,10 +14,18 @@ import pytest
 from naive import TWINS
 from test_cli import ROOT, _only_folder, olbench
 
-from olbench.analysis.published import NOT_AVAILABLE, beside_published, read_published, std_units
-from olbench.harness.selection import coordinate_search, pick, select_grid, without_selection
+from olbench.harness.selection import select_grid, without_selection
+from olbench.harness.studies import study_module
 from olbench.harness.tasks import GridError, child_seed
 from olbench.streams import make_stream
+
+#: the study's own files, as its config names them (modules:); importing them registers
+#: the selection procedure libol_cv and the report sections
+selection = study_module("experiments/libol_table/selection.py")
+published = study_module("experiments/libol_table/published.py")
+coordinate_search, pick = selection.coordinate_search, selection.pick
+NOT_AVAILABLE, beside_published = published.NOT_AVAILABLE, published.beside_published
+read_published, std_units = published.read_published, published.std_units
 
 DOMAINS = {"C": [0.0625, 0.25, 1.0, 4.0, 16.0], "eta": [0.6, 0.75, 0.9]}
 STREAM = {"n": 250, "d": 5, "flip_rate": 0.15}
@@ -43,7 +52,8 @@ def selected():
                           "select": {"C": "C", "confidence": "eta"}},
                          {"key": "perceptron", "name": "Perceptron", "select": {"eta": "C"}},
                          {"key": "romma", "name": "ROMMA"}]}
-    grids, table, names = select_grid(grid, {"seed": 7, "domains": DOMAINS})
+    grids, table, names = select_grid(grid, {"procedure": "libol_cv", "seed": 7,
+                                             "domains": DOMAINS})
     X, y = make_stream("noisy", **STREAM, seed=child_seed(7, "stream")).materialize()
     return grids[0], table, names, X, y
 
@@ -96,11 +106,11 @@ def test_pick_and_coordinate_search_follow_libol():
 def test_selection_refuses_unknown_domains_and_select_with_sweep():
     grid = {"streams": ["noisy"], "learners": [{"key": "pa", "select": {"C": "nope"}}]}
     with pytest.raises(GridError, match="unknown domains"):
-        select_grid(grid, {"domains": DOMAINS})
+        select_grid(grid, {"procedure": "libol_cv", "domains": DOMAINS})
     grid["learners"] = [{"key": "pa", "sweep": {"variant": ["pa1", "pa2"]},
                          "select": {"C": "C"}}]
     with pytest.raises(GridError, match="select and sweep"):
-        select_grid(grid, {"domains": DOMAINS})
+        select_grid(grid, {"procedure": "libol_cv", "domains": DOMAINS})
     assert without_selection(grid)["learners"] == [{"key": "pa",
                                                     "sweep": {"variant": ["pa1", "pa2"]}}]
 
@@ -187,7 +197,8 @@ def test_the_command_writes_the_table_with_the_published_column(tmp_path):
 
 
 def test_a_missing_published_file_is_refused_before_anything_runs(tmp_path):
-    out = olbench("experiment=libol_table", f"published={tmp_path / 'nope.csv'}",
+    out = olbench("experiment=libol_table",
+                  f"sections.libol_published.file={tmp_path / 'nope.csv'}",
                   f"run.output_dir={tmp_path}")
     assert out.returncode == 2 and "nope.csv" in out.stderr and "no file" in out.stderr
     assert not (tmp_path / "libol_table").exists()

@@ -323,8 +323,11 @@ def test_parameter_selection_reads_an_out_of_core_file_chunk_by_chunk(tmp_path, 
     """LIBOL's selection stage (one online pass per candidate) on an out-of-core file runs
     chunk by chunk: the same mistakes as on the rows held in memory, and the file is never
     loaded whole."""
-    from olbench.harness.selection import online_mistakes, select_grid
+    from olbench.harness.selection import select_grid
+    from olbench.harness.studies import study_module
     from olbench.harness.tasks import child_seed
+
+    online_mistakes = study_module("experiments/libol_table/selection.py").online_mistakes
 
     write(tmp_path / "data.svm")
     spec = {"_target_": "olbench.learners.pa.PA", "C": 0.25}
@@ -339,7 +342,8 @@ def test_parameter_selection_reads_an_out_of_core_file_chunk_by_chunk(tmp_path, 
     grid = {"streams": [{"key": "libsvm", "params": {"path": str(tmp_path / "data.svm"),
                                                       "order": "permuted"}}],
             "learners": [{"key": "pa", "name": "PA-I", "select": {"C": "C"}}]}
-    _, table, _ = select_grid(grid, {"seed": 7, "domains": {"C": domain}})
+    _, table, _ = select_grid(grid, {"procedure": "libol_cv", "seed": 7,
+                                     "domains": {"C": domain}})
     assert table["mistakes"].tolist() == expected
 
 

@@ -81,7 +81,8 @@ def test_the_selection_stage_is_asked_once(tmp_path, monkeypatch):
     monkeypatch.setattr(selection, "select_grid", counted)
     learners = "grid.learners=[{key: pa, name: PA-I, params: {variant: pa1}, select: {C: C}}]"
     res = _quietly(tmp_path, experiment="libol_table", seeds=[0], extra=[
-        "grid.streams=[{key: noisy, params: {n: 200, d: 3}}]", learners, "published=null",
+        "grid.streams=[{key: noisy, params: {n: 200, d: 3}}]", learners,
+        "~sections.libol_published",
         "run.cache_dir=null"])
     assert res.status == 0 and len(calls) == 1
     chosen = (res.folder / "selection.csv").read_text()

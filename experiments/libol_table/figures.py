@@ -18,8 +18,11 @@ from pathlib import Path
 import olbench
 from olbench.analysis.figures.libol import libol_figure
 from olbench.analysis.figures.style import save_figure
-from olbench.analysis.published import dataset_of
 from olbench.analysis.views import label
+from olbench.harness.studies import study_module
+
+#: the name= of a dataset stream's full name (the study's published.py)
+dataset_of = study_module("experiments/libol_table/published.py").dataset_of
 
 
 def per_dataset_panels(folder: Path) -> list[Path]:

@@ -16,8 +16,6 @@ from olbench import schema as col
 
 #: a cell with no value
 NONE = "—"
-#: where a published number is missing: the published file holds only what could be read here
-OFFLINE = "not available offline"
 
 
 def mean_pm(mean: float, std: float) -> str:

@@ -1,6 +1,7 @@
-"""The LaTeX tables of an experiment: ``summary.tex`` (:func:`latex_table`, LIBOL's columns
-of the summary) and ``published.tex`` (:func:`published_latex`, our numbers beside the
-published ones): mean ± sample std over seeds, time as the median and quartiles."""
+"""The LaTeX table of an experiment, ``summary.tex`` (:func:`latex_table`, LIBOL's columns of
+the summary): mean ± sample std over seeds, time as the median and quartiles; its cells
+(:func:`latex_pm`, :func:`latex_escape`) serve a study's own tables too (LIBOL's
+``published.tex``: ``experiments/libol_table/published.py``)."""
 
 from __future__ import annotations
 
@@ -8,18 +9,24 @@ import numpy as np
 import pandas as pd
 
 from olbench import schema as col
-from olbench.analysis.cells import NONE, OFFLINE, fewer_runs, median_quartiles
+from olbench.analysis.cells import NONE, fewer_runs, median_quartiles
 from olbench.analysis.summary import short_names
 
 _LATEX = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#",
           "_": r"\_", "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\^{}"}
 
 
-def _latex_escape(text: str) -> str:
+def latex_escape(text: str) -> str:
+    """``text`` with LaTeX's special characters escaped.
+
+    >>> print(latex_escape("a_b & 5%"))
+    a\\_b \\& 5\\%
+    """
     return "".join(_LATEX.get(ch, ch) for ch in text)
 
 
-def _latex_pm(mean: float, std: float, fmt: str) -> str:
+def latex_pm(mean: float, std: float, fmt: str) -> str:
+    """``$mean \\pm std$`` in ``fmt`` (the mean alone without a std; ``--`` without a mean)."""
     if pd.isna(mean):
         return "--"    # LaTeX's en dash
     return f"${mean:{fmt}}$" if pd.isna(std) else f"${mean:{fmt}} \\pm {std:{fmt}}$"
@@ -30,7 +37,7 @@ def _latex_cell(row, metric: str, fmt: str | None) -> str:
     median's 3 significant digits (:func:`median_quartiles`), in text mode so that the
     space and the comma read as written."""
     if metric not in col.MEDIAN_METRICS:
-        return _latex_pm(row.get(f"{metric}_mean", np.nan), row.get(f"{metric}_std", np.nan),
+        return latex_pm(row.get(f"{metric}_mean", np.nan), row.get(f"{metric}_std", np.nan),
                          fmt)
     text = median_quartiles(*(row.get(f"{metric}_{s}", np.nan)
                               for s in col.summary_stats(metric)))
@@ -80,29 +87,9 @@ def latex_table(summary: pd.DataFrame) -> str:
              f"\\begin{{tabular}}{{{align}}}", "\\hline", " & ".join(head) + " \\\\",
              "\\hline"]
     for (_, r), stream, learner in zip(rows.iterrows(), streams, short_names(rows[col.LEARNER])):
-        cells = ([_latex_escape(str(stream))] if several else []) + [_latex_escape(learner)]
+        cells = ([latex_escape(str(stream))] if several else []) + [latex_escape(learner)]
         cells += [_latex_cell(r, m, fmt)
                   + fewer_runs(r.get(f"{m}_runs", np.nan), r.get("runs", np.nan), latex=True)
                   for m, _, fmt in LATEX_COLUMNS]
         lines.append(" & ".join(cells) + " \\\\")
     return "\n".join(lines + ["\\hline", "\\end{tabular}"])
-
-
-def published_latex(beside: pd.DataFrame) -> str:
-    """The ``tabular`` of :func:`olbench.analysis.published.beside_published`: per (dataset,
-    algorithm), our mistake rate, the published one, the difference in published std units
-    and our updates (n/a: no published number)."""
-    tex = ["% ours vs published: mean ± std; diff in units of the published std;",
-           f"% n/a: published number {OFFLINE} (published.csv's source column says why)",
-           "\\begin{tabular}{llrrrr}", "\\hline",
-           "Dataset & Algorithm & Mistake rate & Published & Diff/std & Updates \\\\", "\\hline"]
-    for r in beside.itertuples(index=False):
-        d = r.mistake_rate_diff_in_std
-        tex.append(" & ".join([_latex_escape(str(r.dataset)), _latex_escape(str(r.algorithm)),
-                               _latex_pm(r.mistake_rate_mean, r.mistake_rate_std, ".4f"),
-                               "n/a" if pd.isna(r.published_mistake_rate_mean) else
-                               _latex_pm(r.published_mistake_rate_mean,
-                                         r.published_mistake_rate_std, ".4f"),
-                               "--" if pd.isna(d) else f"${d:+.2f}$",
-                               _latex_pm(r.updates_mean, r.updates_std, ".1f")]) + " \\\\")
-    return "\n".join(tex + ["\\hline", "\\end{tabular}"])

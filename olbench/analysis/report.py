@@ -2,7 +2,7 @@
 
 :func:`write_report` puts together the question, the grid that ran, the configuration, the
 summary (:mod:`olbench.analysis.summary`) with the notes to read it by, the sections given by
-the caller (:mod:`olbench.analysis.report_sections`: selection stage, published numbers), the
+the caller (a study's own: :mod:`olbench.analysis.study_sections`), the
 bound checks (:mod:`olbench.analysis.report_bounds`, violations first), the failed runs, the
 figures with their captions and the LaTeX table (:mod:`olbench.analysis.latex`, also written
 as ``summary.tex``).
@@ -26,12 +26,7 @@ from olbench.analysis.cells import NONE, mean_pm, summary_cells
 from olbench.analysis.latex import latex_table
 from olbench.analysis.markdown import markdown_table
 from olbench.analysis.report_bounds import bound_checks, bounds_section
-from olbench.analysis.report_sections import (
-    failed_runs,
-    failed_runs_section,
-    published_section,
-    selection_section,
-)
+from olbench.analysis.report_sections import failed_runs, failed_runs_section
 from olbench.analysis.summary import (
     METRICS,
     display_summary,
@@ -46,8 +41,8 @@ from olbench.analysis.views import display_names, ok_rows, sorted_unique
 #: the report's functions, with those of the summary, LaTeX and sections it is written from
 __all__ = ["METRICS", "NONE", "bound_checks", "derived_question", "display_summary",
            "failed_runs", "figure_caption", "format_summary", "latex_table", "markdown_table",
-           "mean_pm", "published_section", "reading_notes", "selection_section", "short_names",
-           "summary_cells", "summary_table", "write_report"]
+           "mean_pm", "reading_notes", "short_names", "summary_cells", "summary_table",
+           "write_report"]
 
 
 def _grid_lines(table: pd.DataFrame) -> list[str]:
@@ -161,9 +156,8 @@ def write_report(table: pd.DataFrame, out_dir, *, experiment: str, question: str
     are ignored); default: every PNG in ``out_dir/figures``. ``captions``: the line written
     under each figure, by file stem (the CLI passes :func:`olbench.analysis.figures.captions`); a
     figure without one is captioned by its stem. ``config_text``: the composed
-    configuration, shown verbatim. ``sections``: Markdown lines put after the summary (the
-    selection stage and published numbers: :func:`selection_section`,
-    :func:`published_section`).
+    configuration, shown verbatim. ``sections``: Markdown lines put after the summary (a
+    study's own: :func:`olbench.analysis.study_sections.study_sections`).
     """
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)

@@ -49,9 +49,10 @@ def needs_selection(cfg: DictConfig, overrides: Sequence[str] = ()) -> bool:
 
 
 def selection_stage(cfg: DictConfig):
-    """Run an experiment's parameter-selection stage (its ``select:`` block, as LIBOL's
-    ``CV_algorithm.m``: :mod:`olbench.harness.selection`): per-stream grids with the chosen
-    values, the selection table and ``{learner name: algorithm name}``."""
+    """Run an experiment's parameter-selection stage (its ``select:`` block names the
+    procedure, registered by a study file: :mod:`olbench.harness.selection`): per-stream
+    grids with the chosen values, the selection table and ``{learner name: algorithm
+    name}`` (a :class:`~olbench.harness.selection.Selection`)."""
     from olbench.harness.selection import select_grid
 
     return select_grid(cfg.grid, cfg.select, cache_dir=cfg.run.cache_dir)

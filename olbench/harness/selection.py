@@ -1,163 +1,160 @@
-"""Parameter selection before an experiment's table, as LIBOL does it (``CV_algorithm.m``).
+"""An experiment's parameter-selection stage: run once before the grid (by
+:func:`olbench.pipeline.plan`), it chooses parameters of the grid's learners on each stream,
+and the grid then runs each stream with the values chosen on it.
 
-LIBOL (Hoi, Wang, Zhao, JMLR 2014; ``demo.m``) chooses each algorithm's parameters before it
-runs the 20 permutations of its table: ``CV_algorithm(y, X, options)`` makes one online pass
-per candidate value over the *whole* dataset in one fixed order (``init_options.m``:
-``rand('seed', 0); randperm(n)``, an order other than the table's), and keeps the value with
-the fewest online mistakes; a tie goes to the later value of the domain (its test is
-``err_count <= best``). Several parameters are searched one after the other, each with the
-earlier ones fixed at their chosen values (PA-I: C; SCW: C then eta; ALMA: C then alpha;
-LIBOL's names: ours are SCW's C then confidence, ALMA's eta then alpha).
-LIBOL's domains are C in 2^-4 .. 2^4, eta (alpha) in 0.55 .. 0.95 by 0.05, IELLIP's b in
-0.1 .. 0.9 by 0.1; the experiment config states them (``select.domains``) and each learner
-entry of the grid says which of its parameters is searched over which domain::
+How the values are chosen belongs to a study: a *selection procedure* registered with
+:func:`selection_procedure` by a file under ``experiments/<study>/`` that the experiment's
+config names in ``modules:`` (:mod:`olbench.harness.studies`), e.g. LIBOL's ``CV_algorithm.m``
+(``experiments/libol_table/selection.py``, procedure ``libol_cv``). The experiment's
+``select:`` block names the procedure and gives its options; its learner entries may carry
+two fields besides ``key``, ``params`` and ``sweep``: ``name`` (the study's name for the
+learner, e.g. LIBOL's ``PA-I``) and ``select`` (what the procedure searches, in its own
+terms)::
 
-    select:
-      seed: 1000                  # the selection order: a permutation not among the table's
-      domains: {C: [0.0625, ..., 16.0], eta: [0.55, ..., 0.95]}
+    modules: [experiments/libol_table/selection.py]
+    select: {procedure: libol_cv, seed: 1000, domains: {C: [0.0625, ..., 16.0]}}
     grid:
       learners:
-        - key: scw
-          name: SCW-I             # the algorithm's name in LIBOL's tables (the join key)
-          select: {C: C, confidence: eta}   # our parameter: LIBOL's domain, in this order
+        - {key: pa, name: PA-I, params: {variant: pa1}, select: {C: C}}
 
-:func:`select_grid` runs the search per stream and returns, per stream, the grid with the
-chosen values fixed (so ``olbench.harness.tasks.expand`` sees only ``key``/``params``/``sweep``),
-plus the selection table (every candidate's mistakes, the chosen one marked), which the
-results folder keeps as ``selection.csv``.
+A procedure is called once per stream, ``choose(stream, learners, options)``: the stream's
+spec, the learner entries (mappings, in the grid's order) and the ``select:`` block without
+``procedure``; it returns a :class:`Choice` (per learner, the values it chose and one row
+per candidate it tried, in the columns it registered). :func:`select_grid` does the rest,
+the same for every procedure: the values put into each learner's ``params``, the selection
+fields removed (so :func:`olbench.harness.tasks.expand` sees only ``key``/``params``/
+``sweep``), one grid per stream, each learner's name, and the selection table (``stream``,
+``algorithm``, then the procedure's columns), which the results folder keeps as
+``selection.csv``.
 
->>> pick([0.5, 1.0, 2.0], [30, 20, 20])
-2.0
+>>> selection_problems({"procedure": "no_such_procedure"})  # doctest: +ELLIPSIS
+["select.procedure='no_such_procedure': unknown selection procedure; registered: ..."]
 """
 
 from __future__ import annotations
 
 import copy
-import functools
-from collections.abc import Callable, Sequence
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, NamedTuple
 
 import pandas as pd
 
+from olbench import schema as col
 from olbench.harness.run_one import build
-from olbench.harness.streamed import out_of_core_bytes
-from olbench.harness.tasks import GridError, _plain, child_seed, component_specs
-from olbench.names import drop_param
+from olbench.harness.studies import same_code
+from olbench.harness.tasks import GridError, _plain, component_specs
 
-#: fields a learner entry may carry for the selection stage (stripped before ``expand``)
+#: fields a learner entry may carry for the selection stage (removed before ``expand``)
 ENTRY_FIELDS = ("name", "select")
-SELECTION_COLUMNS = ("stream", "algorithm", "step", "param", "value", "mistakes", "chosen",
-                     "breakdown")
+#: the selection table's first columns, the procedure's own after them
+TABLE_COLUMNS = (col.STREAM, "algorithm")
 
 
-def pick(values: Sequence[Any], mistakes: Sequence[int]) -> Any:
-    """The value with the fewest mistakes; of equal counts the later one (LIBOL's ``<=``).
+class Choice(NamedTuple):
+    """What a procedure chose on one stream: the stream's name as the selection table gives
+    it, per learner entry (in the grid's order) the values chosen (``{parameter: value}``;
+    empty: nothing searched) and the candidates tried (one tuple per candidate, in the
+    procedure's registered ``columns``)."""
 
-    >>> pick([1, 2, 3], [5, 4, 6]), pick([1, 2, 3], [4, 4, 4])
-    (2, 3)
-    """
-    if len(values) != len(mistakes) or not values:
-        raise ValueError(f"pick needs one mistake count per value, got {len(values)} values "
-                         f"and {len(mistakes)} counts")
-    best = min(mistakes)
-    return [v for v, m in zip(values, mistakes) if m == best][-1]
+    stream: str
+    values: list[dict]
+    candidates: list[list[tuple]]
 
 
-def coordinate_search(mistakes_of: Callable[[dict], int], base: dict,
-                      searches: Sequence[tuple[str, Sequence[Any]]]) -> tuple[dict, list]:
-    """Search each ``(param, domain)`` in order, the others at their current (earlier chosen,
-    else ``base``) values; returns the chosen parameters and one record per candidate
-    ``(step, param, value, mistakes, chosen, breakdown)``.
+class Selection(NamedTuple):
+    """The stage's result: one grid per stream with the chosen values in its learners'
+    ``params``; the selection table; ``{learner name: the study's name for it}`` (an entry's
+    ``name``, else the learner's own)."""
 
-    A candidate whose pass stops on a numeric breakdown (:mod:`olbench.breakdown`: the rule's
-    arithmetic left float64, as CW's covariance does at eta = 0.9 on svmguide3) has no
-    mistake count: it is never chosen, and ``breakdown`` says where it stopped (LIBOL's
-    MATLAB code would run on with NaN or complex numbers, which count nothing meaningful).
-
-    >>> counts = {(1, 10): 3, (2, 10): 1, (2, 20): 0, (2, 30): 0}
-    >>> chosen, records = coordinate_search(lambda p: counts.get((p["a"], p["b"]), 9),
-    ...                                     {"a": 1, "b": 10}, [("a", [1, 2]), ("b", [10, 20, 30])])
-    >>> chosen, [r[2:4] for r in records]
-    ({'a': 2, 'b': 30}, [(1, 3), (2, 1), (10, 1), (20, 0), (30, 0)])
-    """
-    from olbench.breakdown import NumericBreakdownError
-
-    params, records = dict(base), []
-    for step, (name, domain) in enumerate(searches):
-        counts, stops = [], []
-        for value in domain:
-            try:
-                counts.append(int(mistakes_of({**params, name: value})))
-                stops.append(None)
-            except NumericBreakdownError as error:
-                counts.append(None)
-                stops.append(str(error).split(", although")[0])
-        usable = [(v, m) for v, m in zip(domain, counts) if m is not None]
-        if not usable:
-            raise GridError(f"select: every candidate of {name} broke down numerically "
-                            f"({stops[0]}); the selection has nothing to choose from")
-        params[name] = pick([v for v, _ in usable], [m for _, m in usable])
-        records += [(step, name, value, m, value == params[name], stop)
-                    for value, m, stop in zip(domain, counts, stops)]
-    return params, records
+    grids: list[dict]
+    table: pd.DataFrame
+    algorithms: dict[str, str]
 
 
-def online_mistakes(learner_spec: dict, X, y=None) -> int:
-    """LIBOL's ``err_count`` of one online pass from w0 = 0: rounds whose predicted label
-    sign(p), with sign(0) = +1, differs from y. ``X`` alone: a stream too large for memory,
-    run chunk by chunk (:func:`olbench.harness.streamed.run_streamed`)."""
-    import olbench
-    from olbench.harness.streamed import run_streamed
+@dataclass(frozen=True)
+class SelectionProcedure:
+    """A registered procedure: its ``name`` (what ``select.procedure`` says), ``choose``
+    (called per stream, module docs) and the ``columns`` of its candidate rows."""
 
-    learner = build(learner_spec)
-    if y is None:
-        return int(run_streamed(learner, X, checkpoints=[X.meta.n], tie="libol").cum_mistakes[-1])
-    return olbench.run(learner, X, y, tie="libol").n_mistakes
+    name: str
+    choose: Callable[[dict, list[dict], dict], Choice]
+    columns: tuple[str, ...]
 
 
-def _selection_stream(stream_spec: dict, seed: int) -> dict:
-    if "seed" not in stream_spec:
-        raise GridError(f"select: stream {stream_spec.get('name', stream_spec['_target_'])} "
-                        "has no seed, so it has no selection order of its own")
-    return {**stream_spec, "seed": child_seed(seed, "stream")}
+#: every registered procedure, by name
+SELECTION_PROCEDURES: dict[str, SelectionProcedure] = {}
+
+
+def selection_procedure(name: str, *, columns: Sequence[str]) -> Callable:
+    """Register the decorated ``choose(stream, learners, options) -> Choice`` as the
+    selection procedure ``name`` whose candidate rows have ``columns``; the function is
+    returned unchanged."""
+    def register(choose: Callable) -> Callable:
+        known = SELECTION_PROCEDURES.get(name)
+        if known is not None and not same_code(known.choose, choose):
+            raise ValueError(f"selection procedure {name!r} is registered twice")
+        SELECTION_PROCEDURES[name] = SelectionProcedure(name, choose, tuple(columns))
+        return choose
+    return register
+
+
+def _registered() -> str:
+    return (", ".join(sorted(SELECTION_PROCEDURES)) or "none") + (
+        " (a study registers its own with @selection_procedure in a file its config names "
+        "in modules:)")
+
+
+def selection_problems(select: Any) -> list[str]:
+    """The problems of a ``select:`` block, as the other problems of a configuration are
+    said: not a mapping, no ``procedure``, or one that no imported study file registered
+    (the files of ``modules:`` are imported before this is asked). None without a block."""
+    select = _plain(select)
+    if select is None:
+        return []
+    if not isinstance(select, Mapping):
+        return [f"select={select!r}: must be a mapping: procedure: <name>, and that "
+                f"procedure's options; registered procedures: {_registered()}"]
+    if select.get("procedure") is None:
+        return [f"select: no procedure (select.procedure: <name>); registered: {_registered()}"]
+    if select["procedure"] not in SELECTION_PROCEDURES:
+        return [f"select.procedure={select['procedure']!r}: unknown selection procedure; "
+                f"registered: {_registered()}"]
+    return []
 
 
 def _entry(entry: Any) -> dict:
     return {"key": entry} if isinstance(entry, str) else dict(entry)
 
 
-def _searches(entry: dict, domains: dict) -> list[tuple[str, list]]:
-    select = entry.get("select") or {}
-    if select and entry.get("sweep"):
-        raise GridError(f"learner {entry['key']!r}: select and sweep together; give each swept "
-                        "value its own entry")
-    unknown = sorted(set(select.values()) - set(domains))
-    if unknown:
-        raise GridError(f"learner {entry['key']!r}: select uses unknown domains {unknown}; "
-                        f"select.domains has {sorted(domains)}")
-    return [(param, list(domains[domain])) for param, domain in select.items()]
+def _without_fields(entry: dict) -> dict:
+    return {k: v for k, v in entry.items() if k not in ENTRY_FIELDS}
+
+
+def learner_spec(entry: Any) -> dict:
+    """The full spec of a learner entry at its configured values (selection fields
+    removed), what a procedure starts its search from."""
+    return component_specs("learner", [_without_fields(_entry(entry))])[0]
 
 
 def without_selection(grid: Any) -> dict:
     """The grid with the selection fields of its learner entries removed (each learner at its
     configured values): what composes and validates without running anything."""
     grid = _plain(grid)
-    learners = [{k: v for k, v in _entry(e).items() if k not in ENTRY_FIELDS}
-                for e in grid.get("learners") or []]
+    learners = [_without_fields(_entry(e)) for e in grid.get("learners") or []]
     return {**grid, "learners": learners}
 
 
-def select_grid(grid: Any, select: Any, cache_dir: str | None = None
-                ) -> tuple[list[dict], pd.DataFrame, dict[str, str]]:
-    """Run the selection stage of ``grid`` (module docs) on each of its streams; with a
-    ``cache_dir``, the result is kept on disk (joblib.Memory, keyed by the grid and the
-    select block), so a re-run of the same experiment does not search again.
-
-    Returns the per-stream grids with the chosen values in each learner's ``params``, the
-    selection table (:data:`SELECTION_COLUMNS`), and ``{learner name: algorithm name}``.
-    A run of the command asks once (:func:`olbench.pipeline.plan`).
-    """
-    grid, select = _plain(grid), _plain(select) or {}
+def select_grid(grid: Any, select: Any, cache_dir: str | None = None) -> Selection:
+    """Run the selection stage of ``grid`` with the procedure ``select`` names (module docs)
+    on each of its streams; with a ``cache_dir``, the result is kept on disk
+    (joblib.Memory, keyed by the grid and the select block), so a re-run of the same
+    experiment does not search again. A run of the command asks once
+    (:func:`olbench.pipeline.plan`)."""
+    grid, select = _plain(grid), _plain(select)
+    problems = selection_problems(select)
+    if problems:
+        raise GridError(problems[0])
     if cache_dir:
         from joblib import Memory
 
@@ -165,33 +162,24 @@ def select_grid(grid: Any, select: Any, cache_dir: str | None = None
     return _select_grid(grid, select)
 
 
-def _select_grid(grid: dict, select: dict) -> tuple[list[dict], pd.DataFrame, dict[str, str]]:
-    unknown = set(select) - {"seed", "domains"}
-    if unknown:
-        raise GridError(f"unknown select fields {sorted(unknown)}; select has seed, domains")
-    domains = select.get("domains") or {}
-    seed = int(select.get("seed", 0))
+def _select_grid(grid: dict, select: dict) -> Selection:
+    procedure = SELECTION_PROCEDURES[select["procedure"]]
+    options = {k: v for k, v in select.items() if k != "procedure"}
     entries = [_entry(e) for e in grid.get("learners") or []]
     grids, records, names = [], [], {}
     for stream_entry in grid.get("streams") or []:
         stream_spec = component_specs("stream", [stream_entry])[0]
-        selection_spec = _selection_stream(stream_spec, seed)
-        stream = build(selection_spec)
-        X, y = (stream, None) if out_of_core_bytes(selection_spec) else stream.materialize()
+        choice = procedure.choose(stream_spec, entries, options)
         learners = []
-        for entry in entries:
-            plain = {k: v for k, v in entry.items() if k not in ENTRY_FIELDS}
-            searches = _searches(entry, domains)
-            base = component_specs("learner", [plain])[0]
-            chosen, found = (base, []) if not searches else coordinate_search(
-                functools.partial(online_mistakes, X=X, y=y), base, searches)
-            plain["params"] = {**(plain.get("params") or {}),
-                               **{name: chosen[name] for name, _ in searches}}
+        for entry, values, candidates in zip(entries, choice.values, choice.candidates,
+                                             strict=True):
+            plain = _without_fields(entry)
+            plain["params"] = {**(plain.get("params") or {}), **values}
             learners.append(plain)
             for spec in component_specs("learner", [plain]):
-                learner_name = build(spec).name   # the entry's name: LIBOL's, else its own
+                learner_name = build(spec).name   # the entry's name: the study's, else its own
                 algorithm = names[learner_name] = entry.get("name") or learner_name
-            records += [(drop_param(stream.name), algorithm, *r) for r in found]
+            records += [(choice.stream, algorithm, *row) for row in candidates]
         grids.append({**copy.deepcopy(grid), "streams": [stream_entry], "learners": learners})
-    table = pd.DataFrame(records, columns=list(SELECTION_COLUMNS))
-    return grids, table, names
+    table = pd.DataFrame(records, columns=[*TABLE_COLUMNS, *procedure.columns])
+    return Selection(grids, table, names)

@@ -1,7 +1,9 @@
 """A study's own code, kept with the study: Python files under ``experiments/<study>/`` that
 the experiment's config names in ``modules:`` and that register what belongs to that study
-alone (its figures: :func:`olbench.analysis.figures.figure`), as benchopt keeps a benchmark's
-own plots with the benchmark. One folder, one config, no central list: the config says which
+alone (its figures: :func:`olbench.analysis.figures.figure`; its parameter-selection
+procedure: :func:`olbench.harness.selection.selection_procedure`; its report sections:
+:func:`olbench.analysis.study_sections.report_section`), as benchopt keeps a benchmark's own
+plots with the benchmark. One folder, one config, no central list: the config says which
 files, this module imports them before the config is checked (so ``run.figures`` may name
 what they register) and before the figures are drawn::
 
@@ -9,7 +11,7 @@ what they register) and before the figures are drawn::
     modules: [experiments/textbook_sugiyama/textbook.py]
 
 A path is relative to the repository (the folder holding ``conf/`` and ``experiments/``,
-found from the installed package, as ``published:`` is), or absolute. This works for the
+found from the installed package), or absolute. This works for the
 documented install, ``pip install -e .`` from a clone: the package, ``conf/`` and
 ``experiments/`` are the clone's. A non-editable install (a wheel) ships neither ``conf/`` nor
 ``experiments/``: ``olbench`` then stops saying so before any of this, and the API can only
@@ -25,7 +27,7 @@ from __future__ import annotations
 
 import importlib.util
 import sys
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from types import ModuleType
 
@@ -80,6 +82,20 @@ def study_module(path: str | Path) -> ModuleType:
         del sys.modules[name]
         raise
     return module
+
+
+def same_code(old: Callable, new: Callable) -> bool:
+    """Is ``new`` the registered ``old`` again: the same function, or the same function of
+    the same file imported a second time under another module name (a study file run by
+    pytest's doctests, say)? A registry lets such a second registration pass and refuses any
+    other under the same name.
+
+    >>> same_code(module_path, module_path), same_code(module_path, module_name)
+    (True, False)
+    """
+    return old is new or (getattr(old, "__qualname__", None) == new.__qualname__
+                          and getattr(old, "__code__", None) is not None
+                          and old.__code__.co_filename == new.__code__.co_filename)
 
 
 def experiment_modules() -> list[str]:

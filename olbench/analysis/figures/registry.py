@@ -67,12 +67,10 @@ def figure(stem: str, *, order: float, caption: str | None = None,
 
 
 def _same_builder(build: Callable, fn: Callable) -> bool:
-    """Is ``fn`` the registered ``build`` again: the same function of the same file, imported
-    a second time under another module name (a study file run by pytest's doctests, say)?"""
-    old = getattr(build, "func", build)
-    return (old is not fn and getattr(old, "__qualname__", None) == fn.__qualname__
-            and getattr(old, "__code__", None) is not None
-            and old.__code__.co_filename == fn.__code__.co_filename)
+    """Is ``fn`` the registered ``build`` again (:func:`olbench.harness.studies.same_code`)?"""
+    from olbench.harness.studies import same_code
+
+    return same_code(getattr(build, "func", build), fn)
 
 
 def captions() -> dict[str, str]:

@@ -1,5 +1,7 @@
-"""Published numbers beside ours: a table of (dataset, algorithm, mean, std) per metric, joined
-row by row with an experiment's summary, with the difference in units of the published std.
+"""LIBOL's published numbers beside ours: a table of (dataset, algorithm, mean, std) per
+metric, joined row by row with the experiment's summary, with the difference in units of the
+published std; the report section ``libol_published`` that shows it and writes it as
+``published.csv`` and ``published.tex``.
 
 A published file is a CSV with columns ``dataset``, ``algorithm``, ``source`` and, per metric
 of :data:`METRICS`, ``<metric>_mean`` / ``<metric>_std`` (empty where the source's number
@@ -8,6 +10,11 @@ the file gets the source :data:`NOT_AVAILABLE` (never a silent blank), and the r
 "not available offline" where a published number is missing. ``dataset`` is the stream's
 ``name=`` parameter (``stream=dataset``); ``algorithm`` the learner's name in the selection
 stage (:func:`olbench.harness.selection.select_grid`), e.g. LIBOL's ``PA-I``.
+
+The study's own code: ``conf/experiment/libol_table.yaml`` names this file in ``modules:``
+and asks for its section with the file of published numbers
+(``sections: {libol_published: {file: experiments/libol_table/published.csv}}``, a path
+relative to the repository or absolute), which is read and checked before anything runs.
 
 >>> ours = pd.DataFrame({"stream": ["Dataset[name=s,bias=False]"], "learner": ["PA[C=1.0]"],
 ...                      "mistake_rate_mean": [0.30], "mistake_rate_std": [0.01],
@@ -30,7 +37,12 @@ import numpy as np
 import pandas as pd
 
 from olbench import schema as col
+from olbench.analysis.cells import NONE, mean_pm, summary_cells
+from olbench.analysis.latex import LATEX_COLUMNS, latex_escape, latex_pm
+from olbench.analysis.markdown import markdown_table
+from olbench.analysis.study_sections import SectionInputs, report_section
 from olbench.component import parse_name
+from olbench.harness.studies import module_path
 
 METRICS = (col.MISTAKE_RATE, col.UPDATES, col.TIME_S)
 #: the metrics compared in std units; time is shown beside, never compared: another machine
@@ -41,6 +53,10 @@ REQUIRED = ("dataset", "algorithm", "source")
 #: be read here (no network, LIBOL's manual a PDF without text), so say so rather than blank
 NOT_AVAILABLE = ("not available offline: no published number for this dataset and algorithm "
                  "in the file")
+#: a cell whose published number is missing (the file holds only what could be read here)
+OFFLINE = "not available offline"
+#: the section's options: the file of published numbers
+OPTIONS = ("file",)
 
 
 def read_published(path: str | Path) -> pd.DataFrame:
@@ -111,3 +127,80 @@ def beside_published(summary: pd.DataFrame, published: pd.DataFrame,
         out[f"{m}_diff_in_std"] = [std_units(a, b, s) for a, b, s in zip(
             out[f"{m}_mean"], out[f"published_{m}_mean"], out[f"published_{m}_std"])]
     return out.reset_index(drop=True)
+
+
+# --------------------------------------------------------------------------- the report
+def published_latex(beside: pd.DataFrame) -> str:
+    """The ``tabular`` of :func:`beside_published`: per (dataset, algorithm), our mistake
+    rate, the published one, the difference in published std units and our updates (n/a: no
+    published number)."""
+    tex = ["% ours vs published: mean ± std; diff in units of the published std;",
+           f"% n/a: published number {OFFLINE} (published.csv's source column says why)",
+           "\\begin{tabular}{llrrrr}", "\\hline",
+           "Dataset & Algorithm & Mistake rate & Published & Diff/std & Updates \\\\", "\\hline"]
+    for r in beside.itertuples(index=False):
+        d = r.mistake_rate_diff_in_std
+        tex.append(" & ".join([latex_escape(str(r.dataset)), latex_escape(str(r.algorithm)),
+                               latex_pm(r.mistake_rate_mean, r.mistake_rate_std, ".4f"),
+                               "n/a" if pd.isna(r.published_mistake_rate_mean) else
+                               latex_pm(r.published_mistake_rate_mean,
+                                        r.published_mistake_rate_std, ".4f"),
+                               "--" if pd.isna(d) else f"${d:+.2f}$",
+                               latex_pm(r.updates_mean, r.updates_std, ".1f")]) + " \\\\")
+    return "\n".join(tex + ["\\hline", "\\end{tabular}"])
+
+
+def published_section(beside: pd.DataFrame, folder: Path, source: str) -> list[str]:
+    """Published numbers beside ours (:func:`beside_published`): one row per (dataset,
+    algorithm), our mean ± std, the published one, and the difference in published std
+    units; also written as ``published.tex``."""
+    rows = beside
+    shown = pd.DataFrame({"dataset": rows["dataset"], "algorithm": rows["algorithm"]})
+    for m, title, _ in LATEX_COLUMNS:
+        shown[f"{title} (ours)"] = summary_cells(rows, m)
+        shown[f"{title} (published)"] = [OFFLINE if pd.isna(a) else mean_pm(a, s) for a, s in
+                                         zip(rows[f"published_{m}_mean"],
+                                             rows[f"published_{m}_std"])]
+        if f"{m}_diff_in_std" in rows:
+            shown[f"{title}: diff / published std"] = rows[f"{m}_diff_in_std"].map(
+                lambda d: NONE if pd.isna(d) else f"{d:+.2f}")
+    has = rows["published_mistake_rate_mean"].notna()
+    missing = rows.loc[~has, "source"].fillna(NOT_AVAILABLE).value_counts(sort=False)
+    lines = ["## Published numbers beside ours", "",
+             f"From `{source}`: {has.sum()} of {len(rows)} rows have a published mistake rate; "
+             f"the other {(~has).sum()} have none available offline (the table says *{OFFLINE}*; "
+             "their `source` in `published.csv` says why):", "",
+             *[f"- {n} rows: {why}" for why, n in missing.items()], "",
+             "*diff / published std* = (ours − published) / published std. Times are shown, "
+             "not compared: LIBOL's are MATLAB on another machine (ours: median [quartiles] "
+             "over seeds; LIBOL's: mean ± std). Also in `published.csv` and "
+             "`published.tex`.", "", markdown_table(shown), ""]
+    (Path(folder) / "published.tex").write_text(published_latex(beside) + "\n",
+                                               encoding="utf-8")
+    return lines
+
+
+def published_problems(options: dict) -> list[str]:
+    """The section's options checked before anything runs: the ``file`` given, there and
+    readable (:func:`read_published`)."""
+    unknown = sorted(set(options) - set(OPTIONS))
+    if unknown:
+        return [f"{unknown[0]}: unknown option; libol_published has {', '.join(OPTIONS)}"]
+    if not options.get("file"):
+        return ["file: no file of published numbers given"]
+    try:
+        read_published(module_path(options["file"]))
+    except (OSError, ValueError) as error:
+        return [f"file={options['file']}: {error}"]
+    return []
+
+
+@report_section("libol_published", check=published_problems, needs_selection=True)
+def libol_published(inputs: SectionInputs) -> list[str]:
+    """Our summary beside the numbers of the section's ``file`` (``published.csv``,
+    ``published.tex`` and the report's section), joined by the selection stage's algorithm
+    names."""
+    published = read_published(module_path(inputs.options["file"]))
+    beside = beside_published(inputs.summary, published, inputs.selection.algorithms)
+    beside.to_csv(inputs.folder / "published.csv", index=False)
+    return published_section(beside, inputs.folder, source=str(inputs.options["file"]))
