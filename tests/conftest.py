@@ -103,24 +103,49 @@ def toy(monkeypatch, tmp_path):
     return card, dirs
 
 
+def whole_suite(config) -> bool:
+    """Is this a run of the whole suite (plain ``pytest``: the configured test paths), with
+    the loops compiled (not ``NUMBA_DISABLE_JIT=1``) and tests to run?"""
+    return (config.args_source == pytest.Config.ArgsSource.TESTPATHS
+            and not config.option.collectonly and os.environ.get("NUMBA_DISABLE_JIT") != "1")
+
+
+def workers_for_the_whole_suite() -> int:
+    """The cores this process may use (its CPU affinity), at most 4: beyond that each worker's
+    start-up (numba, pandas, scikit-learn imports and the collection of every test) costs
+    more than its share of the tests saves."""
+    return max(1, min(4, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
+                      else os.cpu_count() or 1))
+
+
+def pytest_xdist_auto_num_workers(config):
+    """``-n auto`` (pyproject's addopts): a run of the whole suite spreads its tests over
+    :func:`workers_for_the_whole_suite` processes (pytest-xdist); a run of chosen tests
+    (``pytest tests/test_x.py``) stays in this process (0: no workers), where a worker's
+    start-up would cost more than it saves and ``--pdb`` works. An explicit ``-n N`` wins."""
+    workers = workers_for_the_whole_suite() if whole_suite(config) else 0
+    return 0 if workers < 2 else workers
+
+
 def pytest_sessionstart(session):
-    """On a run of the whole suite, compile every learner's loops first, shared by two
-    processes (tests/warm_kernels.py): on a fresh checkout numba's compilation is most of
-    the suite's time and the tests themselves run on one core. A run of chosen tests skips
-    this; with a warm cache it costs the two processes' start-up."""
+    """On a run of the whole suite, compile every learner's loops first, shared by as many
+    processes as the suite has workers (tests/warm_rules.py; at least two): on a fresh
+    checkout numba's compilation is most of the suite's time. It runs once, in the process
+    that hands out the tests (pytest-xdist's workers find the loops in numba's on-disk
+    cache). A run of chosen tests skips this; with a warm cache it costs the processes'
+    start-up."""
     import subprocess
     import sys
     import tempfile
     from pathlib import Path
 
     config = session.config
-    if (config.args_source != pytest.Config.ArgsSource.TESTPATHS or config.option.collectonly
-            or os.environ.get("NUMBA_DISABLE_JIT") == "1"):
+    if hasattr(config, "workerinput") or not whole_suite(config):
         return
-    script = str(Path(__file__).with_name("warm_kernels.py"))
+    script = str(Path(__file__).with_name("warm_rules.py"))
     with tempfile.TemporaryDirectory() as claims:
         workers = [subprocess.Popen([sys.executable, script, "--claims", claims],
                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-                   for _ in range(2)]
+                   for _ in range(max(2, workers_for_the_whole_suite()))]
         for worker in workers:
             worker.wait()

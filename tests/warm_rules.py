@@ -9,7 +9,7 @@ has work, and no rule is compiled twice (several learners and settings share a r
 AROW regression, the three diagonal CW forms). Anything that fails here is left to the tests
 to report.
 
-    python tests/warm_kernels.py [--claims DIR] [learner key ...]
+    python tests/warm_rules.py [--claims DIR] [learner key ...]
 """
 
 from __future__ import annotations
