@@ -85,17 +85,24 @@ def study_module(path: str | Path) -> ModuleType:
 
 
 def same_code(old: Callable, new: Callable) -> bool:
-    """Is ``new`` the registered ``old`` again: the same function, or the same function of
-    the same file imported a second time under another module name (a study file run by
-    pytest's doctests, say)? A registry lets such a second registration pass and refuses any
-    other under the same name.
+    """Is ``new`` the registered ``old`` again, imported a second time: another function
+    object from the same definition in the same file (a study file run by pytest's doctests
+    under another module name, say)? A registry lets such a second registration pass and
+    refuses any other under the same name, the very same function registered twice too (a
+    name given twice in one file).
 
-    >>> same_code(module_path, module_path), same_code(module_path, module_name)
+    >>> import importlib.util
+    >>> spec = importlib.util.spec_from_file_location("again", __file__)
+    >>> again = importlib.util.module_from_spec(spec)
+    >>> spec.loader.exec_module(again)
+    >>> same_code(module_path, again.module_path), same_code(module_path, module_path)
     (True, False)
+    >>> same_code(module_path, again.module_name)
+    False
     """
-    return old is new or (getattr(old, "__qualname__", None) == new.__qualname__
-                          and getattr(old, "__code__", None) is not None
-                          and old.__code__.co_filename == new.__code__.co_filename)
+    return old is not new and (getattr(old, "__qualname__", None) == new.__qualname__
+                               and getattr(old, "__code__", None) is not None
+                               and old.__code__.co_filename == new.__code__.co_filename)
 
 
 def experiment_modules() -> list[str]:
