@@ -77,9 +77,22 @@ def test_libol_panels_rows_are_streams_columns_are_metrics(table):
     fig = libol.libol_figure(table)
     assert len(fig.axes) == 2 * 3
     ylabels = [ax.get_ylabel() for ax in fig.axes[:3]]
-    assert "updates" in ylabels[1] and "(s)" in ylabels[2] and "mistake rate" in ylabels[0]
+    assert "updates" in ylabels[1] and "wall time" in ylabels[2] and "mistake rate" in ylabels[0]
     for ax in fig.axes:
         assert set(learner_lines(ax)) == set(SHORT.values())
+
+
+def test_libol_time_ticks_are_seconds_with_a_prefix_and_stay_narrow(table):
+    """Times of microseconds (the synthetic table's: 2e-6 s a round) are labelled "20 µs", not
+    "0.000020", whose width ran into the title of the panel beside it on a slow machine."""
+    for scale in (1.0, 1e3, 1e6):                   # microseconds, milliseconds, seconds
+        fig = libol.libol_figure(table.assign(time_s=table["time_s"] * scale))
+        time_ax = fig.axes[2]
+        fig.canvas.draw()
+        labels = [t.get_text() for t in time_ax.get_yticklabels() if t.get_text()]
+        assert labels and all(len(label) <= 7 for label in labels), labels
+        assert all(label.endswith("s") for label in labels), labels
+        assert any({1.0: "µs", 1e3: "ms", 1e6: " s"}[scale] in label for label in labels)
 
 
 def test_libol_panels_have_seed_bands_median_time_and_rate_axes_scaled_to_the_data(table):

@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
+from matplotlib.ticker import EngFormatter
 
 from olbench import schema as col
 from olbench.analysis.figures.layout import PAGE, few_ticks, finish_page, paged
@@ -29,6 +30,15 @@ LIBOL_METRICS = (col.MISTAKE_RATE, col.UPDATES, col.TIME_S)
 #: the mistake-rate axis is scaled to the curves from this fraction of the rounds on
 RATE_FROM = 0.05
 TIME_BAND = "time: median over seeds, band: interquartile range"
+#: the time panel's axis label: its ticks carry the unit (:func:`seconds_ticks`)
+TIME_LABEL = "cumulative wall time (median)"
+
+
+def seconds_ticks(ax) -> None:
+    """Label the y axis in seconds with an SI prefix ("30 µs", "1.5 ms", "2 s"): the labels
+    stay a few characters wide whatever the magnitude, where plain decimals of microsecond
+    times ("0.000030") are wide enough to run into the title of the panel beside them."""
+    ax.yaxis.set_major_formatter(EngFormatter(unit="s", sep=" "))
 
 
 def rate_limits(band: pd.DataFrame, from_fraction: float = RATE_FROM) -> tuple[float, float]:
@@ -88,8 +98,11 @@ def libol_figure(table: pd.DataFrame) -> Figure | list | None:
                 band = centre(sub, metric, [col.LEARNER_LABEL])
                 draw_bands(ax, band, styles)
                 ax.set_xlabel(LABELS[col.T])
-                ax.set_ylabel(wrap(LABELS[metric] + (" (median)" if metric == col.TIME_S
-                                                     else ""), 28))
+                if metric == col.TIME_S:
+                    seconds_ticks(ax)
+                    ax.set_ylabel(wrap(TIME_LABEL, 28))
+                else:
+                    ax.set_ylabel(wrap(LABELS[metric], 28))
                 if metric == col.MISTAKE_RATE and len(band) and np.isfinite(band["hi"]).any():
                     ax.set_ylim(*rate_limits(band))
                 else:
