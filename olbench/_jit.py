@@ -1,10 +1,17 @@
 """The one place where numba options are set.
 
 ``cache=True``: compile once per machine, not per process. ``fastmath=False``: regret is a
-small difference of large sums, so floating point must not be re-associated. Small helpers
-and learner rules are ``inline="always"``: inlined at numba-IR level into the loop that calls
-them, so a generic loop runs as fast as one written by hand for a single rule (measured:
-without inlining, calls cost 10-20 ns per example at d = 20).
+small difference of large sums, so floating point must not be re-associated.
+
+Helpers and learner rules are :data:`inline`: each is compiled once per signature and
+marked for LLVM to inline into every compiled caller (numba's ``forceinline``), so that a
+generic loop runs as fast as one written by hand for a single rule (a call left in place
+costs 10-20 ns per example at d = 20; LLVM's own heuristics leave the blocked sums and
+``axpy`` as calls). They were inlined at numba-IR level before (``inline="always"``), which
+runs numba's untyped pipeline over each callee again at every call site and deep-copies the
+callee's IR block by block, the whole variable scope with each block: compiling the 36 rules'
+loops took about 16 CPU-minutes, now about 2, with the same loop speed
+(benchmarks/README.md, "Compile time") and the same numbers bit for bit.
 
 Set ``NUMBA_DISABLE_JIT=1`` to run all of it as plain Python (the tests do so once, so that
 coverage sees the rules).
@@ -35,5 +42,12 @@ jit = numba.njit(**JIT_OPTIONS)
 #: keeps no reference counts, which cost atomic operations on every round (rules/loop.py).
 jit_without_runtime = numba.njit(_nrt=False, **JIT_OPTIONS)
 
-#: A small compiled function inlined into its callers (helpers, predict/update rules).
-inline = numba.njit(inline="always", **JIT_OPTIONS)
+#: A helper or a predict/update rule: compiled once per signature, without numba's runtime
+#: (it allocates nothing, and a loop without the runtime may call it), and inlined by LLVM
+#: into every compiled caller.
+inline = numba.njit(forceinline=True, _nrt=False, **JIT_OPTIONS)
+
+#: The same for a helper or rule that creates arrays or sorts (numba's sort allocates its
+#: stack): it keeps numba's runtime, and so do the loops of its rule (``make_rule(...,
+#: allocates=True)``, which refuses an allocating rule otherwise).
+inline_allocating = numba.njit(forceinline=True, _nrt=True, **JIT_OPTIONS)

@@ -16,7 +16,7 @@ for the simplex projection; ``s[0]`` counts rounds.
 import math
 from collections import namedtuple
 
-from olbench._jit import inline
+from olbench._jit import inline, inline_allocating
 from olbench.rules.loop import make_rule
 from olbench.rules.oco import QUADRATIC, oco_predict
 from olbench.rules.rows import axpy
@@ -58,7 +58,7 @@ def _linear_leader(S, set_code, radius, w):
             w[j] = 1.0 / leaders if S[j] == low else 0.0
 
 
-@inline
+@inline_allocating
 def update(params, idx, val, y, margin, w, A, s):
     s[0] += 1.0
     S = A[0]

@@ -17,7 +17,7 @@ w_1 = P_K(0) (uniform on the simplex). ``A[1]`` and ``A[2]`` are scratch for the
 import math
 from collections import namedtuple
 
-from olbench._jit import inline
+from olbench._jit import inline, inline_allocating
 from olbench.rules.loop import make_rule
 from olbench.rules.oco import add_gradient, exponential_weights, oco_predict
 from olbench.rules.sets import project
@@ -32,7 +32,7 @@ def rate(params, t):
     return params.eta / math.sqrt(t) if params.sqrt_schedule else params.eta
 
 
-@inline
+@inline_allocating
 def update(params, idx, val, y, margin, w, A, s):
     G = A[0]
     add_gradient(G, 1.0, params.loss, idx, val, w)

@@ -23,7 +23,7 @@ from collections import namedtuple
 
 import numpy as np
 
-from olbench._jit import inline
+from olbench._jit import inline_allocating
 from olbench.rules.loop import make_rule
 from olbench.rules.rkhs import (
     KERNEL_FIELDS,
@@ -38,7 +38,7 @@ from olbench.rules.rows import sqnorm
 Params = namedtuple("Params", KERNEL_FIELDS + ["a", "r"])
 
 
-@inline
+@inline_allocating
 def update(params, idx, val, y, margin, w, A, s):
     n = int(s[0])
     base = sv_width(s)                # Q[i, j] = A[i, base + j]

@@ -13,10 +13,11 @@ chunk of dense or CSR rows. The loops are the only code that orders those steps,
 
 How this is built, and why: the loop bodies below are templates whose free names
 ``predict``/``update`` are bound per rule by giving the template's code object its own
-globals. numba then inlines the rule into the loop (as fast as a loop written by hand for
-that rule), and, unlike a closure, the compiled loop is cached on disk across processes. The
-loop's qualified name carries a hash of the rules' source, so editing any rule invalidates
-the cached loops (numba alone would keep a stale copy of an inlined callee).
+globals. LLVM then inlines the rule into the loop (the rules are ``olbench._jit.inline``:
+as fast as a loop written by hand for that rule), and, unlike a closure, the compiled loop
+is cached on disk across processes. The loop's qualified name carries a hash of the rules'
+source, so editing any rule invalidates the cached loops (numba alone would keep a stale
+copy of an inlined callee).
 """
 
 from __future__ import annotations
@@ -93,6 +94,13 @@ def _bind(template: Callable, name: str, rules: dict[str, Any], allocates: bool)
     return jit_without_runtime(bound)
 
 
+def _keeps_runtime(function: Callable) -> bool:
+    """Whether a compiled rule function was built with numba's runtime (False for a plain
+    Python function: without JIT there is none)."""
+    options = getattr(function, "targetoptions", None)
+    return options is not None and options.get("_nrt", True) is not False
+
+
 @dataclass(frozen=True)
 class Rule:
     """Compiled loops for one learner rule. All arrays are updated in place."""
@@ -111,8 +119,15 @@ def make_rule(name: str, predict: Callable, update: Callable, *,
     """Build the loops of a rule; ``name`` must be unique per (predict, update) pair.
     ``allocates=True`` for a rule that creates arrays (``np.empty`` ...) or sorts (numba's
     sort allocates its stack) while it runs: its loops keep numba's runtime, which the others
-    do without (see _bind); without it, such a rule fails to compile (a TypingError at its
-    first run), never computes wrongly."""
+    do without (see _bind). Its allocating functions are ``@inline_allocating``
+    (olbench._jit): a plain ``@inline`` function that allocates fails to compile (a
+    TypingError at its first run), and an ``@inline_allocating`` rule without
+    ``allocates=True`` is refused here; neither computes wrongly."""
+    if not allocates:
+        keeping = [f.__name__ for f in (predict, update) if _keeps_runtime(f)]
+        if keeping:
+            raise ValueError(f"make_rule({name!r}): {', '.join(keeping)} keeps numba's runtime "
+                             "(@inline_allocating): give allocates=True")
     rules = {"predict": predict, "update": update}
     return Rule(name, predict, update,
                   *(_bind(t, name, rules, allocates) for t in (_run_dense, _run_csr,

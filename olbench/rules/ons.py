@@ -21,7 +21,7 @@ from collections import namedtuple
 
 import numpy as np
 
-from olbench._jit import inline
+from olbench._jit import inline_allocating
 from olbench.rules.loop import make_rule
 from olbench.rules.oco import add_gradient, oco_predict
 from olbench.rules.rows import norm_from_squares
@@ -30,7 +30,7 @@ from olbench.rules.sets import SIMPLEX, project_simplex
 Params = namedtuple("Params", ["loss", "radius", "gamma", "set_code"])
 
 
-@inline
+@inline_allocating
 def project_in_norm(M, y, radius, w):
     """w = argmin_{||w|| <= radius} (w - y)' M (w - y) for a positive definite M."""
     # norms, not squared norms, are compared: on a ball of radius 1e200 the squares overflow
@@ -58,7 +58,7 @@ def project_in_norm(M, y, radius, w):
     w[:] = Q @ (weighted / (eigenvalues + high))
 
 
-@inline
+@inline_allocating
 def solve_on_support(M, b, free, n_free):
     """argmin (1/2) w'Mw - b'w s.t. sum w = 1 on the coordinates ``free[:n_free]`` (the
     others 0): w_F = K^{-1}(b_F - nu 1), nu = (1'K^{-1} b_F - 1)/(1'K^{-1} 1), K = M_FF.
@@ -75,7 +75,7 @@ def solve_on_support(M, b, free, n_free):
     return z[:, 0] - nu * z[:, 1], nu
 
 
-@inline
+@inline_allocating
 def project_simplex_in_norm(M, y, w, scratch):
     """w = argmin_{w in simplex} (w - y)' M (w - y) for a positive definite M (active set)."""
     d = y.shape[0]
@@ -123,7 +123,7 @@ def project_simplex_in_norm(M, y, w, scratch):
             active[block] = True
 
 
-@inline
+@inline_allocating
 def update(params, idx, val, y, margin, w, A, s):
     d = w.shape[0]
     g = A[2 * d]

@@ -16,7 +16,7 @@ from __future__ import annotations
 from numba import types
 from numba.extending import overload
 
-from olbench._jit import inline, jit
+from olbench._jit import inline
 from olbench.rules.lanes import LANES, lane_dot_and_quad, lane_dot_axpy, lane_sum, packable
 
 
@@ -59,9 +59,6 @@ def _blocks_source(a, idx, val, b):
 
 
 _blocks = inline(_blocks_source)
-# called, not inlined, from the overload below: numba's SSA pass mis-scopes this loop's
-# variables when it is inlined through an overload (NumbaIRAssumptionWarning)
-_blocks_outlined = jit(_blocks_source)
 
 
 def _dense_blocks(a, val, b):
@@ -75,21 +72,21 @@ def _dense_blocks_compiled(a, val, b):
     if packable(a, val, b):
         return lambda a, val, b: lane_sum(a, val, b)
     if isinstance(b, types.NoneType):  # a literal None, so that `b is None` is pruned
-        return lambda a, val, b: _blocks_outlined(a, None, val, None)
-    return lambda a, val, b: _blocks_outlined(a, None, val, b)
+        return lambda a, val, b: _blocks(a, None, val, None)
+    return lambda a, val, b: _blocks(a, None, val, b)
 
 
 def dense_row_dot_axpy(row, x, out, a):
     """The full blocks of eight of row . x (as _blocks), and out[k] += a row[k] over the same
     columns k. Compiled, contiguous rows take rules/lanes.py's vector form, which does both
     in one pass over the row (the same numbers)."""
-    s = _blocks_outlined(row, None, x, None)
+    s = _blocks(row, None, x, None)
     for k in range(x.shape[0] - x.shape[0] % LANES):
         out[k] += a * row[k]
     return s
 
 
-_row_dot_axpy_outlined = jit(dense_row_dot_axpy)
+_row_dot_axpy_outlined = inline(dense_row_dot_axpy)
 
 
 @overload(dense_row_dot_axpy, inline="always", jit_options={"fastmath": False})
@@ -127,8 +124,8 @@ def _dense_dot_and_quad(w, diag, val):
 def _dense_dot_and_quad_compiled(w, diag, val):
     if packable(w, val, diag):
         return lambda w, diag, val: lane_dot_and_quad(w, val, diag)
-    return lambda w, diag, val: (_blocks_outlined(w, None, val, None),
-                                 _blocks_outlined(diag, None, val, val))
+    return lambda w, diag, val: (_blocks(w, None, val, None),
+                                 _blocks(diag, None, val, val))
 
 
 @inline

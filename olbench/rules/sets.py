@@ -28,7 +28,7 @@ import math
 
 import numpy as np
 
-from olbench._jit import inline
+from olbench._jit import inline, inline_allocating
 from olbench.rules.rows import ball_scale
 
 BALL, SIMPLEX, BOX, L1 = 0, 1, 2, 3
@@ -54,7 +54,7 @@ def project_box(v, radius, out):
         out[j] = min(radius, max(-radius, v[j]))
 
 
-@inline
+@inline_allocating
 def simplex_threshold(v, scratch):
     """theta with P(v) = max(v - theta, 0) on the simplex (Duchi et al. 2008, Fig. 1):
     mu = v sorted decreasingly, rho = max{j : mu_j - (sum_{r<=j} mu_r - 1)/j > 0},
@@ -73,14 +73,14 @@ def simplex_threshold(v, scratch):
     return theta
 
 
-@inline
+@inline_allocating
 def project_simplex(v, out, scratch):
     theta = simplex_threshold(v, scratch)
     for j in range(v.shape[0]):
         out[j] = max(v[j] - theta, 0.0)
 
 
-@inline
+@inline_allocating
 def project_l1(v, radius, out, scratch):
     """out = sign(v) max(|v| - D theta, 0), theta the simplex threshold of |v|/D; v itself
     when ||v||_1 <= D."""
@@ -98,7 +98,7 @@ def project_l1(v, radius, out, scratch):
         out[j] = math.copysign(max(abs(v[j]) - theta, 0.0), v[j])
 
 
-@inline
+@inline_allocating
 def project(v, set_code, radius, out, scratch):
     """out = P_K(v) for the set ``set_code`` of size ``radius`` (see the module docs)."""
     if set_code == SIMPLEX:
