@@ -1,9 +1,13 @@
-"""The real ``olbench`` command in a subprocess, run from this tree (its PYTHONPATH), for the
-corpora of bad configurations and run options (tests/test_bad_config_corpus.py,
-tests/test_bad_results_folder.py)."""
+"""The ``olbench`` command for the corpora of bad configurations and run options
+(tests/test_bad_config_corpus.py, tests/test_bad_results_folder.py, ...): :func:`olbench`
+runs the real command in a subprocess, from this tree (its PYTHONPATH); :func:`olbench_here`
+calls the same entry point in this process, for the many refusals that need no process of
+their own (each subprocess starts Python and imports olbench: 1.5-3 s a case)."""
 
 from __future__ import annotations
 
+import contextlib
+import io
 import os
 import subprocess
 import sys
@@ -17,3 +21,34 @@ def olbench(*args: str, cwd: Path, env: dict | None = None) -> subprocess.Comple
     return subprocess.run([sys.executable, "-c", "from olbench.cli import main; main()", *args],
                           cwd=cwd, capture_output=True, text=True, timeout=300,
                           env={**os.environ, "PYTHONPATH": str(ROOT), **(env or {})})
+
+
+def olbench_here(*args: str, cwd: Path, env: dict | None = None) -> subprocess.CompletedProcess:
+    """``olbench *args`` as :func:`olbench` runs it, but ``olbench.cli.main`` called here: the
+    same exit status, standard output and error (``sys.exit("text")`` prints the text and
+    exits 1, as Python does). The working folder, the environment and ``sys.argv`` are set
+    for the call and restored after it. For refusals and short runs; whatever depends on the
+    process itself (signals, pipes, a dying worker) keeps the subprocess."""
+    from olbench.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    saved_env, saved_argv, saved_cwd = dict(os.environ), sys.argv[:], os.getcwd()
+    status = 0
+    try:
+        os.environ.update(env or {})
+        os.chdir(cwd)
+        sys.argv = ["olbench", *args]
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                main()
+            except SystemExit as stop:
+                if isinstance(stop.code, str):
+                    print(stop.code, file=sys.stderr)
+                status = 1 if isinstance(stop.code, str) else (stop.code or 0)
+    finally:
+        os.chdir(saved_cwd)
+        sys.argv = saved_argv
+        os.environ.clear()
+        os.environ.update(saved_env)
+    return subprocess.CompletedProcess(["olbench", *args], status, out.getvalue(),
+                                       err.getvalue())

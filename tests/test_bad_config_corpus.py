@@ -1,7 +1,8 @@
 """A corpus of bad configurations and run options (issue 31), as a careless or hostile user
 gives them: each is refused before anything runs, with exit status 2 and a message naming
 the option, the value and what would work. Command-line cases run the real ``olbench`` in a
-subprocess; the Python API's cases call ``run_experiment``. A results folder that cannot be
+subprocess or, most of them, its entry point in this process (tests/olbench_command.py); the
+Python API's cases call ``run_experiment``. A results folder that cannot be
 written: tests/test_bad_results_folder.py."""
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from olbench_command import QUIET, olbench
+from olbench_command import QUIET, olbench, olbench_here
 
 from olbench.api import overrides_for, run_experiment
 from olbench.harness.task_checks import task_problems
@@ -138,8 +139,8 @@ def test_refused_before_anything_runs_with_exit_2(case, tmp_path, data_dir):
     arguments, message = CLI_CASES[case]
     arguments = [a.replace("{tmp}", str(tmp_path)) for a in arguments]
     (tmp_path.parent / "data_file").write_text("not a folder")
-    out = olbench(*arguments, *QUIET, f"run.output_dir={tmp_path / 'out'}", cwd=tmp_path,
-                  env={"OLBENCH_DATA": str(data_dir)})
+    out = olbench_here(*arguments, *QUIET, f"run.output_dir={tmp_path / 'out'}",
+                       cwd=tmp_path, env={"OLBENCH_DATA": str(data_dir)})
     assert out.returncode == 2, out.stderr[-3000:]
     assert message in out.stderr, out.stderr[-3000:]
     assert "Traceback" not in out.stderr and "full_key" not in out.stderr
@@ -148,8 +149,8 @@ def test_refused_before_anything_runs_with_exit_2(case, tmp_path, data_dir):
 
 def test_a_single_cells_name_names_its_folder(tmp_path):
     """``name=`` was ignored for a single cell (its results went to single/<hash>)."""
-    out = olbench("learner=pa", "stream.n=50", "name=mine", *QUIET,
-                  f"run.output_dir={tmp_path / 'out'}", cwd=tmp_path)
+    out = olbench_here("learner=pa", "stream.n=50", "name=mine", *QUIET,
+                       f"run.output_dir={tmp_path / 'out'}", cwd=tmp_path)
     assert out.returncode == 0, out.stderr[-3000:]
     folders = {p.name for p in (tmp_path / "out").iterdir() if p.is_dir()}
     assert "mine" in folders and "single" not in folders
@@ -171,8 +172,8 @@ def test_every_problem_is_said_at_once(tmp_path):
 
 def test_the_command_lines_problems_come_with_the_configurations(tmp_path):
     """A name Hydra could not compose is said together with the problems of the rest."""
-    out = olbench("learner=percepton", "learner.C=2", "experiment=novikoff,regret",
-                  "run.n_jobs=0", "run.name=../x", f"run.output_dir={tmp_path}", cwd=tmp_path)
+    out = olbench_here("learner=percepton", "learner.C=2", "experiment=novikoff,regret",
+                       "run.n_jobs=0", "run.name=../x", f"run.output_dir={tmp_path}", cwd=tmp_path)
     assert out.returncode == 2, out.stderr[-3000:]
     assert "olbench: invalid configuration (4 problems):" in out.stderr
     for line in ("learner=percepton: no learner 'percepton' (did you mean perceptron?)",
@@ -184,9 +185,9 @@ def test_the_command_lines_problems_come_with_the_configurations(tmp_path):
 
 def test_a_truncated_dataset_is_refused_naming_both_row_counts(tmp_path):
     _svmlight(tmp_path / "data" / "libsvm" / "australian", 3, 14, ["+1", "-1"])
-    out = olbench("stream=dataset", "stream.name=australian", *QUIET,
-                  f"run.output_dir={tmp_path / 'out'}", cwd=tmp_path,
-                  env={"OLBENCH_DATA": str(tmp_path / "data")})
+    out = olbench_here("stream=dataset", "stream.name=australian", *QUIET,
+                       f"run.output_dir={tmp_path / 'out'}", cwd=tmp_path,
+                       env={"OLBENCH_DATA": str(tmp_path / "data")})
     assert out.returncode == 2, out.stderr[-3000:]
     assert re.search(r"australian: 3 data rows, but the catalogue's dataset 'australian' "
                      r"\(train part\) has 690 \(its sha256 is unknown", out.stderr)

@@ -7,10 +7,8 @@ hyper-parameters that break a rule's arithmetic: tests/test_bad_params_corpus.py
 from __future__ import annotations
 
 import math
-import os
 import re
 import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -19,6 +17,7 @@ import scipy.io
 import scipy.sparse as sp
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from olbench_command import olbench_here
 from omegaconf import OmegaConf
 
 from olbench import make_learner, run
@@ -357,9 +356,7 @@ def test_a_bad_cell_in_any_csv_row_is_located(tmp_path_factory, rows, bad, data)
 
 # --------------------------------------------------------------------------- the command
 def _olbench(*args: str, cwd) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-c", "from olbench.cli import main; main()", *args],
-                          cwd=ROOT, capture_output=True, text=True, timeout=300,
-                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+    return olbench_here(*args, cwd=ROOT)
 
 
 def test_cli_lists_every_config_problem_and_runs_nothing(tmp_path):

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from olbench_command import QUIET, ROOT, olbench
+from olbench_command import QUIET, ROOT, olbench, olbench_here
 
 from olbench.analysis.failures import ResultsNotWritten
 from olbench.api import run_experiment
@@ -70,7 +70,7 @@ def test_a_real_full_disk_is_one_line_and_resumes(tmp_path):
         pytest.skip("cannot mount a small tmpfs here (needs root); the full-disk path is "
                     "tested through the writer above")
     try:
-        command = ["learner=pa", "stream.n=200", "run.seeds=range(200)", "run.cache_dir=null",
+        command = ["learner=pa", "stream.n=200", "run.seeds=range(40)", "run.cache_dir=null",
                    *QUIET]
         out = olbench(*command, f"run.output_dir={disk}", cwd=tmp_path)
         assert out.returncode == 1, out.stderr[-3000:]
@@ -79,8 +79,8 @@ def test_a_real_full_disk_is_one_line_and_resumes(tmp_path):
         assert line.startswith(f"olbench: cannot write the results in {disk}/single/")
         assert "No space left on device" in line
         assert _mount("-o", "remount,size=8m", str(disk))
-        again = olbench(*command, f"run.output_dir={disk}", cwd=tmp_path)
-        clean = olbench(*command, f"run.output_dir={tmp_path / 'clean'}", cwd=tmp_path)
+        again = olbench_here(*command, f"run.output_dir={disk}", cwd=tmp_path)
+        clean = olbench_here(*command, f"run.output_dir={tmp_path / 'clean'}", cwd=tmp_path)
         assert again.returncode == 0 and clean.returncode == 0, again.stderr[-3000:]
         (folder,) = (disk / "single").iterdir()
         pd.testing.assert_frame_equal(_table(folder), _table(tmp_path / "clean" / "single" /
@@ -106,7 +106,7 @@ def _read_only(folder: Path) -> str | None:
 def test_a_read_only_results_folder_is_one_line_and_resumes(tmp_path):
     command = ["learner=pa", "stream.n=80", "run.seeds=[0,1,2]", *QUIET,
                f"run.output_dir={tmp_path / 'out'}"]
-    first = olbench(*command, cwd=tmp_path)
+    first = olbench_here(*command, cwd=tmp_path)
     assert first.returncode == 0, first.stderr[-3000:]
     (folder,) = (tmp_path / "out" / "single").iterdir()
     before = _table(folder)
@@ -125,7 +125,7 @@ def test_a_read_only_results_folder_is_one_line_and_resumes(tmp_path):
     assert "Traceback" not in out.stderr
     (line,) = out.stderr.strip().splitlines()
     assert line.startswith(f"olbench: results folder {folder}: cannot write in")
-    again = olbench(*command, cwd=tmp_path)
+    again = olbench_here(*command, cwd=tmp_path)
     assert again.returncode == 0 and "3 of 3 runs reused" in again.stdout
     pd.testing.assert_frame_equal(_table(folder), before)
 

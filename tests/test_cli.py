@@ -1,4 +1,5 @@
-"""The `olbench` command, end to end, as a user runs it (real processes, real files)."""
+"""The `olbench` command, end to end, as a user runs it (real processes, real files; the
+refusals and listings call its entry point in this process: tests/olbench_command.py)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+from olbench_command import olbench_here
 
 from olbench.harness.results import RunStore
 
@@ -30,7 +32,7 @@ def _only_folder(parent: Path) -> Path:
 
 
 def test_help_lists_groups_options_and_examples():
-    out = olbench("--help")
+    out = olbench_here("--help", cwd=ROOT)
     assert out.returncode == 0, out.stderr
     for text in ("learner: ", "stream: ", "comparator: ", "experiment: ", "run.n_jobs",
                  "run.checkpoint_spacing (log | linear",
@@ -40,14 +42,14 @@ def test_help_lists_groups_options_and_examples():
 
 
 def test_list_shows_parameters_with_defaults_and_ranges():
-    out = olbench("--list", "learner=pa")
+    out = olbench_here("--list", "learner=pa", cwd=ROOT)
     assert out.returncode == 0, out.stderr
     assert out.stdout.splitlines()[1].split() == ["C", "1.0", "a", "number", "in", "(0,", "inf)"]
     assert "<olbench.component" not in out.stdout
 
 
 def test_unknown_parameter_says_which_parameters_the_learner_has(tmp_path):
-    out = olbench("learner=pa", "learner.Cc=2", f"run.output_dir={tmp_path}")
+    out = olbench_here("learner=pa", "learner.Cc=2", f"run.output_dir={tmp_path}", cwd=ROOT)
     assert out.returncode == 2
     assert out.stderr.startswith("olbench: learner pa has no parameter 'Cc' (did you mean C?)")
     assert re.search(r"variant +pa1 +one of 'pa', 'pa1', 'pa2'", out.stderr)
@@ -56,14 +58,14 @@ def test_unknown_parameter_says_which_parameters_the_learner_has(tmp_path):
 
 
 def test_unknown_learner_lists_the_choices():
-    out = olbench("learner=perceptrn")
+    out = olbench_here("learner=perceptrn", cwd=ROOT)
     assert out.returncode == 2     # a usage error, found before Hydra composes
     assert "learner=perceptrn: no learner 'perceptrn' (did you mean perceptron?)" in out.stderr
     assert "arow" in out.stderr
 
 
 def test_invalid_value_names_parameter_and_range(tmp_path):
-    out = olbench("learner=pa", "learner.C=-1", f"run.output_dir={tmp_path}")
+    out = olbench_here("learner=pa", "learner.C=-1", f"run.output_dir={tmp_path}", cwd=ROOT)
     assert out.returncode == 2
     assert "olbench: learner pa: PA: invalid C=-1; C must be a number in (0, inf)" in out.stderr
     assert not any(tmp_path.iterdir())  # nothing ran

@@ -8,14 +8,12 @@ No test reaches the internet: every test runs with ``OLBENCH_OFFLINE=1`` and a p
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
+from olbench_command import olbench_here
 from sklearn.datasets import load_svmlight_file
 from toy_dataset import TRAIN, put
 
@@ -102,9 +100,7 @@ def test_readme_table_lists_the_catalogue():
 
 
 def _olbench(*args, **env):
-    return subprocess.run([sys.executable, "-c", "from olbench.cli import main; main()", *args],
-                          cwd=ROOT, capture_output=True, text=True, timeout=300,
-                          env={**os.environ, **env})
+    return olbench_here(*args, cwd=ROOT, env=env)
 
 
 def test_cli_lists_the_datasets():

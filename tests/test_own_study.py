@@ -5,17 +5,15 @@ came from asks about its own grid."""
 
 from __future__ import annotations
 
-import os
 import re
 import shlex
-import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
 from hydra import compose, initialize_config_dir
 from local_data import skip_unless_datasets
+from olbench_command import olbench_here
 
 import olbench
 from olbench.harness.experiment import changed_grid
@@ -25,7 +23,6 @@ ROOT = Path(__file__).resolve().parents[1]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 SECTION = README[README.index("## Your own study"):]
 SECTION = SECTION[:SECTION.index("\n## ", 3)]
-OLBENCH = [sys.executable, "-c", "from olbench.cli import main; main()"]
 SHOWCASE_QUESTION = "on a separable stream with margin 0.1"   # conf/experiment/showcase.yaml
 
 
@@ -132,9 +129,7 @@ def test_the_readmes_own_study_commands_run(tmp_path):
     (tmp_path / path).write_text(yaml[0], encoding="utf-8")
     for args in commands:
         start = time.perf_counter()
-        out = subprocess.run([*OLBENCH, *_small(args, tmp_path)], cwd=tmp_path,
-                             capture_output=True, text=True, timeout=600,
-                             env={**os.environ, "OLBENCH_OFFLINE": "1"})
+        out = olbench_here(*_small(args, tmp_path), cwd=tmp_path, env={"OLBENCH_OFFLINE": "1"})
         assert out.returncode == 0, (args, out.stderr[-2000:])
         print(f"{time.perf_counter() - start:.1f} s: olbench {shlex.join(args)}")
     reports = {p.parts[-3]: p for p in (tmp_path / "results").glob("*/*/report.md")
