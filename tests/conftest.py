@@ -18,6 +18,15 @@ os.environ["OLBENCH_OFFLINE"] = "1"
 def pytest_configure(config):
     config.addinivalue_line("markers", "needs_datasets(*names): skip (naming what is missing) "
                             "unless these datasets of the catalogue are on this machine")
+    config.addinivalue_line("markers", "starts_first: a test of a minute or more, run before the "
+                            "others so that the suite's workers finish together")
+
+
+def pytest_collection_modifyitems(items):
+    """``@pytest.mark.starts_first`` tests go to the front: pytest-xdist's worksteal gives
+    each worker its share in order and lets an idle worker take over the other's tail, so a
+    long test started last would leave one core idle until it ends."""
+    items.sort(key=lambda item: item.get_closest_marker("starts_first") is None)
 
 
 def pytest_runtest_setup(item):
@@ -130,10 +139,12 @@ def pytest_xdist_auto_num_workers(config):
 def pytest_sessionstart(session):
     """On a run of the whole suite, compile every learner's loops first, shared by as many
     processes as the suite has workers (tests/warm_rules.py; at least two): on a fresh
-    checkout numba's compilation is most of the suite's time. It runs once, in the process
-    that hands out the tests (pytest-xdist's workers find the loops in numba's on-disk
-    cache). A run of chosen tests skips this; with a warm cache it costs the processes'
-    start-up."""
+    checkout numba's compilation is a good part of the suite's time. It runs once, started
+    by the process that hands out the tests (pytest-xdist's workers find the loops in
+    numba's on-disk cache); the workers start and collect the tests meanwhile, and the
+    first test is handed out once it is done (:func:`pytest_xdist_node_collection_finished`;
+    without workers, it is waited for here). A run of chosen tests skips this; with a warm
+    cache it costs the processes' start-up."""
     import subprocess
     import sys
     import tempfile
@@ -143,9 +154,38 @@ def pytest_sessionstart(session):
     if hasattr(config, "workerinput") or not whole_suite(config):
         return
     script = str(Path(__file__).with_name("warm_rules.py"))
-    with tempfile.TemporaryDirectory() as claims:
-        workers = [subprocess.Popen([sys.executable, script, "--claims", claims],
-                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-                   for _ in range(max(2, workers_for_the_whole_suite()))]
-        for worker in workers:
-            worker.wait()
+    claims = tempfile.TemporaryDirectory()
+    warming = [subprocess.Popen([sys.executable, script, "--claims", claims.name],
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+               for _ in range(max(2, workers_for_the_whole_suite()))]
+    config.stash[WARMING] = (warming, claims)
+    if not config.pluginmanager.hasplugin("dsession"):   # no workers: nothing to overlap
+        _warmed(config)
+
+
+WARMING = pytest.StashKey[tuple]()
+
+
+def _warmed(config, stop: bool = False) -> None:
+    """Wait for the warm-up processes (once; ``stop``: end them first) and remove their
+    claims."""
+    warming, claims = config.stash.get(WARMING, ([], None))
+    for process in warming:
+        if stop:
+            process.terminate()
+        process.wait()
+    if claims is not None:
+        claims.cleanup()
+    config.stash[WARMING] = ([], None)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_node_collection_finished(node, ids):
+    """The warm-up is done before pytest-xdist schedules the first test (it does so right
+    after this hook, once every worker has collected)."""
+    _warmed(node.config)
+
+
+def pytest_sessionfinish(session):
+    """A session that ends before its first test (a collection error, ^C) ends the warm-up."""
+    _warmed(session.config, stop=True)

@@ -5,15 +5,13 @@ terminal), and the terminal prints each bound's formula, value and observed/boun
 from __future__ import annotations
 
 import math
-import os
-import subprocess
-import sys
 import warnings
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 from naive.first_order import perceptron as naive_perceptron
+from olbench_command import olbench_here
 
 import olbench
 from olbench.analysis.report import bound_checks, summary_table
@@ -154,13 +152,10 @@ def test_the_command_prints_the_bound_its_ratio_and_that_it_is_vacuous(tmp_path)
     above the 1000 rounds, so the terminal, report.md and the table say vacuous; the
     terminal gives the bound, the mistakes (counted here by a plain-numpy Perceptron on the
     same stream) and observed/bound."""
-    out = subprocess.run(
-        [sys.executable, "-c", "from olbench.cli import main; main()", "learner=perceptron",
-         "stream=separable", "stream.gamma=0", "stream.n=1000", "comparator=max_margin",
-         "run.n_jobs=1", "run.figures=false", "run.progress=false",
-         f"run.output_dir={tmp_path}", f"run.cache_dir={tmp_path / 'cache'}"],
-        cwd=ROOT, capture_output=True, text=True, timeout=300,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    out = olbench_here("learner=perceptron", "stream=separable", "stream.gamma=0",
+                       "stream.n=1000", "comparator=max_margin", "run.n_jobs=1",
+                       "run.figures=false", "run.progress=false", f"run.output_dir={tmp_path}",
+                       f"run.cache_dir={tmp_path / 'cache'}", cwd=ROOT)
     assert out.returncode == 0, out.stderr
     (folder,) = (tmp_path / "single").iterdir()
     table = pd.read_parquet(folder / "results.parquet")

@@ -72,8 +72,8 @@ def test_invalid_value_names_parameter_and_range(tmp_path):
 
 
 def test_single_cell_writes_table_summary_report_and_figures(tmp_path):
-    out = olbench("learner=pa", "stream=noisy", "stream.flip_rate=0.1", "stream.n=400",
-                  "run.seeds=[0,1]", "run.n_jobs=1", f"run.output_dir={tmp_path}")
+    out = olbench_here("learner=pa", "stream=noisy", "stream.flip_rate=0.1", "stream.n=400",
+                       "run.seeds=[0,1]", "run.n_jobs=1", f"run.output_dir={tmp_path}", cwd=ROOT)
     assert out.returncode == 0, out.stderr
     folder = _only_folder(tmp_path / "single")
     table = pd.read_parquet(folder / "results.parquet")
@@ -153,8 +153,9 @@ def test_interrupted_grid_resumes_without_losing_or_redoing_work(tmp_path):
 
 @pytest.mark.needs_datasets("svmguide3")
 def test_libol_study_on_real_data(tmp_path):
-    out = olbench("experiment=libol_svmguide3", "grid.seeds=[0,1]", "run.figures=false",
-                  f"run.output_dir={tmp_path}", f"run.cache_dir={tmp_path / 'cache'}")
+    out = olbench_here("experiment=libol_svmguide3", "grid.seeds=[0,1]", "run.figures=false",
+                       f"run.output_dir={tmp_path}", f"run.cache_dir={tmp_path / 'cache'}",
+                       cwd=ROOT)
     assert out.returncode == 0, out.stderr[-2000:]
     table = pd.read_parquet(_only_folder(tmp_path / "libol_svmguide3") / "results.parquet")
     final = table[table["t"] == 1243].drop_duplicates("run_id")
@@ -166,8 +167,8 @@ def test_libol_study_on_real_data(tmp_path):
 
 
 def test_multirun_sweeps_cells(tmp_path):
-    out = olbench("-m", "learner=pa,perceptron", "stream.n=200", "run.figures=false",
-                  "run.n_jobs=1", f"run.output_dir={tmp_path}", "run.progress=false")
+    out = olbench_here("-m", "learner=pa,perceptron", "stream.n=200", "run.figures=false",
+                       "run.n_jobs=1", f"run.output_dir={tmp_path}", "run.progress=false", cwd=ROOT)
     assert out.returncode == 0, out.stderr[-2000:]
     tables = [pd.read_parquet(p) for p in tmp_path.glob("single/*/results.parquet")]
     assert sorted(t["learner_key"].iloc[0] for t in tables) == ["pa", "perceptron"]

@@ -272,28 +272,26 @@ def test_a_streamed_run_holds_nothing_per_round(tmp_path, out_of_core, monkeypat
     assert large - small < 0.25 * 2**20, (small, large)
 
 
-def test_the_command_refuses_before_writing_anything_and_runs_without_comparators(tmp_path):
+def test_the_command_refuses_before_writing_anything_and_runs_without_comparators(tmp_path,
+                                                                                 monkeypatch):
     """The issue's command on an out-of-core file: exit 2 naming the comparator and the way
     out, with no results folder; with ``run.comparators=false`` it runs, its bounds rows
     saying why they were not checked."""
-    import subprocess
-    import sys
-
     import pandas as pd
+    from olbench_command import olbench_here
 
     write(tmp_path / "data.svm")
-    code = ("import olbench.harness.streamed as s; s.CACHE_FILES_UP_TO = 1024; "
-            "from olbench.cli import main; main()")
-    command = [sys.executable, "-c", code, "learner=pa", "stream=libsvm",
+    monkeypatch.setattr(streamed, "CACHE_FILES_UP_TO", 1024)
+    command = ["learner=pa", "stream=libsvm",
                f"stream.path={tmp_path / 'data.svm'}", "stream.n_features=6",
                f"run.output_dir={tmp_path / 'out'}", "run.progress=false", "run.figures=false",
                "run.n_jobs=1"]
-    refused = subprocess.run(command, capture_output=True, text=True)
+    refused = olbench_here(*command, cwd=tmp_path)
     assert refused.returncode == 2, refused.stderr[-2000:]
     assert "comparator BestFixed[loss=hinge," in refused.stderr
     assert "use run.comparators=false" in refused.stderr
     assert not (tmp_path / "out").exists()
-    ran = subprocess.run([*command, "run.comparators=false"], capture_output=True, text=True)
+    ran = olbench_here(*command, "run.comparators=false", cwd=tmp_path)
     assert ran.returncode == 0, ran.stderr[-2000:]
     (table,) = (tmp_path / "out").rglob("results.parquet")
     rows = pd.read_parquet(table)

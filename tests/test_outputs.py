@@ -6,12 +6,11 @@ from __future__ import annotations
 
 import os
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pandas as pd
 import pytest
+from olbench_command import olbench_here
 
 import olbench
 from olbench.analysis import index
@@ -52,12 +51,8 @@ def elsewhere(tmp_path_factory):
                                                  **{"learner.C": 0.1}),
                 "pa_no_comparator": olbench.run_experiment(**CELL, stream=NOISY,
                                                            output_dir=out, comparators=False)}
-        command = subprocess.run(
-            [sys.executable, "-c", "from olbench.cli import main; main()", "--compare",
-             str(runs["pa"].folder), str(runs["pa_no_comparator"].folder)],
-            cwd=cwd, capture_output=True, text=True, timeout=300,
-            env={**os.environ, "PYTHONPATH": os.pathsep.join(
-                [str(ROOT), os.environ.get("PYTHONPATH", "")])})
+        command = olbench_here("--compare", str(runs["pa"].folder),
+                               str(runs["pa_no_comparator"].folder), cwd=cwd)
     return dict(cwd=cwd, out=out, runs=runs, command=command, repository=repository)
 
 

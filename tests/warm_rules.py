@@ -1,13 +1,13 @@
 """Compile the loops of every learner rule (dense and CSR rows, run and predict), so that
 numba writes them to its on-disk cache.
 
-``tests/conftest.py`` runs this in two processes at the start of a full test run: on a fresh
-checkout compiling the loops of some forty rules is most of the suite's time, and two
-processes do it on two cores. Both walk the same list of rules and each compiles the rules
-it claims first (a file created in ``--claims DIR``), so neither waits while the other still
-has work, and no rule is compiled twice (several learners and settings share a rule: RLS and
-AROW regression, the three diagonal CW forms). Anything that fails here is left to the tests
-to report.
+``tests/conftest.py`` runs this in two processes at the start of a full test run (while
+pytest-xdist's workers start): on a fresh checkout compiling the loops of some forty rules
+takes about two CPU-minutes, and two processes do it on two cores. Both walk the same list
+of rules, the longest to compile first, and each compiles the rules it claims first (a file
+created in ``--claims DIR``), so neither waits while the other still has work, and no rule
+is compiled twice (several learners and settings share a rule: RLS and AROW regression, the
+three diagonal CW forms). Anything that fails here is left to the tests to report.
 
     python tests/warm_rules.py [--claims DIR] [learner key ...]
 """
@@ -68,6 +68,19 @@ def warm(key: str, params: dict) -> None:
         predict(learner, rows)
 
 
+def compile_cost(key: str, params: dict) -> int:
+    """A proxy for the time a rule's loops take to compile: the length of the module that
+    defines its update (ONS, with its eigen-decomposition, is among the longest and takes
+    the longest). The processes take the costly rules first, so that none is left with a
+    long one while the other has finished."""
+    import inspect
+
+    import olbench
+
+    update = olbench.make_learner(key, **params).rule().update
+    return len(inspect.getsource(sys.modules[update.__module__]))
+
+
 def claimed(claims: Path | None, name: str) -> bool:
     """True for the one process that claims rule ``name`` first (always, without claims)."""
     if claims is None:
@@ -85,7 +98,9 @@ def main(argv: list[str]) -> None:
     claims = None
     if argv[:1] == ["--claims"]:
         claims, argv = Path(argv[1]), argv[2:]
-    for name, (key, params) in rules(argv or sorted(Learner.registry.keys())).items():
+    found = rules(argv or sorted(Learner.registry.keys()))
+    for name in sorted(found, key=lambda name: -compile_cost(*found[name])):
+        key, params = found[name]
         if claimed(claims, name):
             try:
                 warm(key, params)
