@@ -19,12 +19,12 @@ from throughput_cases import A0, ETA, OGD_ETA, PHI, C, R, kernel_width
 
 # Written by hand for one rule each: no olbench code. Same arithmetic in the same order as
 # the rule's definition, so the final state is comparable to olbench's at tight tolerance.
-@numba.njit(inline="always", cache=True, fastmath=False)
+@numba.njit(forceinline=True, cache=True, fastmath=False)
 def _term(a, b, x, j):
     return a[j] * x[j] if b is None else a[j] * x[j] * b[j]
 
 
-@numba.njit(inline="always", cache=True, fastmath=False)
+@numba.njit(forceinline=True, cache=True, fastmath=False)
 def hdot(a, b, x, blocked):
     """sum_j a[j] x[j] (times b[j] when b is given). ``blocked``: in eight partial sums
     combined in a fixed order, as olbench sums (olbench/rules/rows.py); otherwise one term
@@ -121,7 +121,7 @@ def hand_arow_diag(X, y, r, w, diag, margins, updated, blocked=True):
             updated[t] = False
 
 
-@numba.njit(inline="always", cache=True, fastmath=False)
+@numba.njit(forceinline=True, cache=True, fastmath=False)
 def sym_matvec(S, x, sx):
     """sx = S x, accumulated row by row (S is symmetric), skipping the zeros of x."""
     d = x.shape[0]
@@ -134,7 +134,7 @@ def sym_matvec(S, x, sx):
                 sx[j] += xi * S[i, j]
 
 
-@numba.njit(inline="always", cache=True, fastmath=False)
+@numba.njit(forceinline=True, cache=True, fastmath=False)
 def step_and_shrink(w, a, S, beta, sx):
     """w += a sx and S -= beta sx sx': the update of every full-covariance rule here."""
     d = sx.shape[0]
