@@ -13,6 +13,8 @@ from synthetic_table import LEARNERS, make_table
 
 from olbench.analysis import views
 from olbench.analysis.figures import bounds, libol, mistakes
+from olbench.analysis.figures.lint import _drawn_ticks
+from olbench.analysis.figures.style import STYLE
 
 
 def test_mistakes_figure_draws_the_novikoff_bound_where_it_exists(table):
@@ -141,3 +143,28 @@ def test_windowed_mistake_rate_marks_the_switch_of_a_drifting_stream():
     (switch,) = [ln for ln in labelled_lines(ax) if ln.get_label() == "target switches"]
     assert switch.get_xdata()[0] == 200
     assert drift.windowed_mistake_rate_figure(table.assign(stream="Other"), side) is None
+
+
+
+def test_libol_row_titles_clear_the_top_tick_labels_beside_them(table):
+    """Each row's title (its stream) is centred over the middle panel and wider than it; a top
+    tick label of a panel beside it, drawn at the axes' top edge, reached to within half a
+    pixel of the title and overlapped it for some run times (the lint failed at random)."""
+    long = "Outliers (n=1000, d=2, margin=0.1, radius=1, outlier rate=0.2, flip rate=0.05)"
+    wide = table.assign(stream=table["stream"].where(~table["stream"].str.startswith("Noisy"),
+                                                     long))
+    fig = libol.libol_figure(wide)
+    fig.set_dpi(STYLE["savefig.dpi"])
+    rows = np.reshape(fig.axes, (-1, 3))
+    for ax in rows.ravel():                       # a tick exactly at each panel's top
+        ax.set_ylim(0, ax.get_yticks()[-2])
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    clearance = 3 * fig.dpi / 72                  # 3 points
+    titles = [row[1].title.get_window_extent(renderer) for row in rows]
+    assert max(t.width - row[1].get_window_extent(renderer).width
+               for t, row in zip(titles, rows)) > 0   # a title reaches over its neighbours
+    for title, row in zip(titles, rows):
+        tops = [tick.label1.get_window_extent(renderer).y1 for ax in row
+                for tick in _drawn_ticks(ax.yaxis)]
+        assert title.y0 >= max(tops) + clearance

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 
+import matplotlib as mpl
 import numpy as np
 from matplotlib.figure import Figure
 from matplotlib.patches import Patch
@@ -80,10 +81,11 @@ def _display_defaults(title: str) -> dict[str, str]:
 
 
 def title_panels(fig: Figure, axes: list, names: list[str], ncols: int,
-                 suffix: dict[str, str] | None = None) -> str:
+                 suffix: dict[str, str] | None = None, pad: float | None = None) -> str:
     """Title each of ``axes`` by its name in ``names`` (:func:`panel_titles`, for panels
-    ``ncols`` to a row; ``suffix``: text after a name's title, e.g. " (log-log)"); returns
-    what the names share, to be said once in the figure's title ("" when nothing is)."""
+    ``ncols`` to a row; ``suffix``: text after a name's title, e.g. " (log-log)"; ``pad``:
+    the gap under the title in points, default matplotlib's); returns what the names share,
+    to be said once in the figure's title ("" when nothing is)."""
     suffix = suffix or {}
     for size in (STYLE["axes.titlesize"], 9, 8, 7.5):   # smaller type before a third line
         width = int(title_chars(fig, ncols) * STYLE["axes.titlesize"] / size)
@@ -93,18 +95,26 @@ def title_panels(fig: Figure, axes: list, names: list[str], ncols: int,
         if all(t.count("\n") < 2 for t in titles.values()):
             break
     for ax, name in zip(axes, names):
-        ax.set_title(titles[name], fontsize=size)
+        ax.set_title(titles[name], fontsize=size, pad=pad)
     return shared
 
 
 def finish_page(fig: Figure, axes: list, names: list[str], title: str, *,
                 note: str | None = None, ncols: int = 3, suffix: dict | None = None,
-                legend_axes: list | None = None) -> Figure:
+                legend_axes: list | None = None, row_titles: bool = False) -> Figure:
     """A page's last touches: each of ``axes`` titled by its name in ``names``
     (:func:`title_panels`, ``ncols`` to a row), the figure by ``title`` and what the names
     share, and the figure's legend under it (of ``legend_axes``, default ``axes``) with
-    ``note``; returns ``fig``."""
-    shared = title_panels(fig, axes, names, min(ncols, len(names)), suffix)
+    ``note``; returns ``fig``. ``row_titles``: each of ``axes`` is the middle panel of a
+    row and its title names the row: wrapped to the page's width, it is wider than its
+    panel, so it is raised by a tick label's height above the gap matplotlib leaves: the
+    neighbours' top tick labels reach up to half their height above the axes, which left
+    a fraction of a pixel between them and the title."""
+    if row_titles:
+        pad = mpl.rcParams["axes.titlepad"] + STYLE["ytick.labelsize"]
+        shared = title_panels(fig, axes, names, 1, suffix, pad=pad)
+    else:
+        shared = title_panels(fig, axes, names, min(ncols, len(names)), suffix)
     fig.suptitle(with_shared(title, shared, fig))
     figure_legend(fig, axes if legend_axes is None else legend_axes, note=note)
     return fig

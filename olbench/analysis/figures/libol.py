@@ -109,6 +109,7 @@ def libol_figure(table: pd.DataFrame) -> Figure | list | None:
                     ax.set_ylim(bottom=0)
         middle = [row[1 if len(row) > 1 else 0] for row in grid]
         return finish_page(fig, middle, streams, f"Online performance over {seeds_text(seeds)}",
-                           note=BAND + "; " + TIME_BAND, ncols=1, legend_axes=list(grid.ravel()))
+                           note=BAND + "; " + TIME_BAND, legend_axes=list(grid.ravel()),
+                           row_titles=True)
 
     return paged(ordered(cp[col.STREAM_LABEL]), page, per_page=ROWS_PER_PAGE)
