@@ -43,15 +43,19 @@ def seconds_ticks(ax) -> None:
 
 def rate_limits(band: pd.DataFrame, from_fraction: float = RATE_FROM) -> tuple[float, float]:
     """y-limits of a mistake-rate panel: the bands' range over t >= ``from_fraction`` of
-    the last round, padded by 5%, within [0, 1].
+    the last round, padded by 5% of it and by 0.01 at least (a rate constant at 1, as on
+    a stream built to make a mistake every round, gets [0.99, 1], not five-decimal ticks),
+    within [0, 1].
 
     >>> b = pd.DataFrame({"t": [1, 50, 100], "lo": [0.0, 0.2, 0.1], "hi": [1.0, 0.3, 0.2]})
     >>> [round(v, 3) for v in rate_limits(b)]
     [0.09, 0.31]
+    >>> rate_limits(pd.DataFrame({"t": [1, 2], "lo": [1.0, 1.0], "hi": [1.0, 1.0]}))
+    (0.99, 1.0)
     """
     late = band[band[col.T] >= from_fraction * band[col.T].max()]
     lo, hi = float(late["lo"].min()), float(late["hi"].max())
-    pad = 0.05 * max(hi - lo, 1e-3)
+    pad = max(0.05 * (hi - lo), 0.01)
     return max(0.0, lo - pad), min(1.0, hi + pad)
 
 
