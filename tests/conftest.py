@@ -78,7 +78,7 @@ def as_format(request):
 @pytest.fixture(scope="module")
 def table():
     """The synthetic results table (tests/synthetic_table.py), built once per test module: the
-    table the figure tests (tests/test_figures_*.py) draw."""
+    table the figure, view and report tests read."""
     from synthetic_table import make_table
 
     return make_table()

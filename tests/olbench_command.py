@@ -15,12 +15,21 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 QUIET = ["run.n_jobs=1", "run.progress=false", "run.figures=false"]
+#: the ``olbench`` command as a new process runs it, with this tree's olbench
+OLBENCH = [sys.executable, "-c", "from olbench.cli import main; main()"]
 
 
-def olbench(*args: str, cwd: Path, env: dict | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-c", "from olbench.cli import main; main()", *args],
-                          cwd=cwd, capture_output=True, text=True, timeout=300,
-                          env={**os.environ, "PYTHONPATH": str(ROOT), **(env or {})})
+def environment(env: dict | None = None) -> dict:
+    """The environment of an ``olbench`` subprocess: this one, this tree first on the path,
+    unbuffered output (a test reading the progress of a running grid sees it line by line)."""
+    return {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONUNBUFFERED": "1", **(env or {})}
+
+
+def olbench(*args: str, cwd: Path = ROOT, env: dict | None = None,
+            timeout: float = 300) -> subprocess.CompletedProcess:
+    """``olbench *args`` run as a new process in ``cwd``."""
+    return subprocess.run([*OLBENCH, *args], cwd=cwd, capture_output=True, text=True,
+                          timeout=timeout, env=environment(env))
 
 
 def olbench_here(*args: str, cwd: Path, env: dict | None = None) -> subprocess.CompletedProcess:

@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import math
 import re
-import subprocess
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -26,7 +24,6 @@ from olbench.component import Interval
 from olbench.harness.validate import config_problems
 from olbench.streams import make_stream
 
-ROOT = Path(__file__).resolve().parents[1]
 X = np.array([[1.0, 0.5], [-1.0, 0.2], [0.8, 1.0], [0.1, -0.3]])
 Y = np.array([1.0, -1.0, 1.0, -1.0])
 INF, NAN = math.inf, math.nan
@@ -355,14 +352,10 @@ def test_a_bad_cell_in_any_csv_row_is_located(tmp_path_factory, rows, bad, data)
 
 
 # --------------------------------------------------------------------------- the command
-def _olbench(*args: str, cwd) -> subprocess.CompletedProcess:
-    return olbench_here(*args, cwd=ROOT)
-
-
 def test_cli_lists_every_config_problem_and_runs_nothing(tmp_path):
-    out = _olbench("learner=pa", "run.n_jobs=0", "run.backend=foo", "run.batch_size=0",
-                   "run.seeds=[]", "run.checkpoints=-5", f"run.output_dir={tmp_path}",
-                   cwd=tmp_path)
+    out = olbench_here("learner=pa", "run.n_jobs=0", "run.backend=foo", "run.batch_size=0",
+                       "run.seeds=[]", "run.checkpoints=-5", f"run.output_dir={tmp_path}",
+                       cwd=tmp_path)
     assert out.returncode == 2, out.stderr[-2000:]
     assert "olbench: invalid configuration (5 problems):" in out.stderr
     for line in ("run.n_jobs=0: ", "run.backend='foo': ", "run.batch_size=0: ",
@@ -373,9 +366,9 @@ def test_cli_lists_every_config_problem_and_runs_nothing(tmp_path):
 
 def test_cli_reports_a_grid_whose_runs_all_fail(tmp_path):
     missing = tmp_path / "missing.svm"
-    out = _olbench("stream=libsvm", f"stream.path={missing}", "run.seeds=[0,1,2]",
-                   "run.n_jobs=1", "run.figures=false", "run.progress=false",
-                   f"run.output_dir={tmp_path}", cwd=tmp_path)
+    out = olbench_here("stream=libsvm", f"stream.path={missing}", "run.seeds=[0,1,2]",
+                       "run.n_jobs=1", "run.figures=false", "run.progress=false",
+                       f"run.output_dir={tmp_path}", cwd=tmp_path)
     assert out.returncode == 1, out.stderr[-2000:]
     assert "Traceback" not in out.stderr and "nan on nan" not in out.stderr
     assert "every run FAILED" in out.stderr

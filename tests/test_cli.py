@@ -7,23 +7,14 @@ import os
 import re
 import signal
 import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pandas as pd
 import pytest
-from olbench_command import olbench_here
+from olbench_command import OLBENCH, ROOT, environment, olbench, olbench_here
 
 from olbench.harness.results import RunStore
-
-ROOT = Path(__file__).resolve().parents[1]
-OLBENCH = [sys.executable, "-c", "from olbench.cli import main; main()"]
-
-
-def olbench(*args: str, cwd: Path = ROOT, timeout: float = 300) -> subprocess.CompletedProcess:
-    return subprocess.run([*OLBENCH, *args], cwd=cwd, capture_output=True, text=True,
-                          timeout=timeout, env={**os.environ, "PYTHONUNBUFFERED": "1"})
 
 
 def _only_folder(parent: Path) -> Path:
@@ -122,7 +113,8 @@ def test_interrupted_grid_resumes_without_losing_or_redoing_work(tmp_path):
     args = ["experiment=novikoff", "grid.seeds=[0,1,2,3,4,5]", "run.n_jobs=1",
             "run.figures=false", f"run.output_dir={tmp_path}", "run.progress=false",
             "run.cache_dir=null"]
-    process = subprocess.Popen([*OLBENCH, *args], cwd=ROOT, stdout=subprocess.DEVNULL,
+    process = subprocess.Popen([*OLBENCH, *args], cwd=ROOT, env=environment(),
+                               stdout=subprocess.DEVNULL,
                                stderr=subprocess.DEVNULL, start_new_session=True)
     runs = None
     deadline = time.time() + 240
@@ -181,7 +173,8 @@ def test_ctrl_c_keeps_finished_runs_and_says_how_to_resume(tmp_path):
             "run.cache_dir=null"]
     # a shell that starts jobs in the background (as CI may) ignores SIGINT in them, and
     # Python keeps an ignored SIGINT ignored: give the child the terminal's default back
-    process = subprocess.Popen([*OLBENCH, *args], cwd=ROOT, stdout=subprocess.PIPE,
+    process = subprocess.Popen([*OLBENCH, *args], cwd=ROOT, env=environment(),
+                               stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE, text=True,
                                preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     deadline = time.time() + 240

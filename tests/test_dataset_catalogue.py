@@ -99,20 +99,17 @@ def test_readme_table_lists_the_catalogue():
         "README's dataset table is stale: paste catalogue_table(markdown=True)"
 
 
-def _olbench(*args, **env):
-    return olbench_here(*args, cwd=ROOT, env=env)
-
-
 def test_cli_lists_the_datasets():
-    out = _olbench("--datasets")
+    out = olbench_here("--datasets", cwd=ROOT)
     assert out.returncode == 0, out.stderr
     assert "a9a" in out.stdout and "rcv1.binary" in out.stdout and "present locally" in out.stdout
-    assert "olbench --datasets" in _olbench("--help").stdout
+    assert "olbench --datasets" in olbench_here("--help", cwd=ROOT).stdout
 
 
 def test_cli_offline_miss_is_reported_before_any_run(tmp_path):
-    out = _olbench("stream=dataset", "stream.name=rcv1.binary", f"run.output_dir={tmp_path}",
-                   OLBENCH_OFFLINE="1", XDG_CACHE_HOME=str(tmp_path))
+    out = olbench_here("stream=dataset", "stream.name=rcv1.binary",
+                       f"run.output_dir={tmp_path}", cwd=ROOT,
+                       env={"OLBENCH_OFFLINE": "1", "XDG_CACHE_HOME": str(tmp_path)})
     assert out.returncode == 2 and not (tmp_path / "single").exists()
     assert "olbench: stream dataset: dataset 'rcv1.binary' (train part) is not on this " \
            "machine" in out.stderr and "Put the file rcv1_train.binary at" in out.stderr
@@ -122,10 +119,10 @@ def test_cli_offline_miss_is_reported_before_any_run(tmp_path):
 def test_cli_runs_a_dataset_by_name(tmp_path):
     """`olbench stream=dataset stream.name=a9a` end to end (the generating comparator, which
     real data lack, keeps it cheap: no hindsight fit)."""
-    out = _olbench("stream=dataset", "stream.name=a9a", "learner=perceptron",
-                   "comparator=generating", "run.seeds=[0]", "run.figures=false",
-                   "run.n_jobs=1", f"run.output_dir={tmp_path}",
-                   f"run.cache_dir={tmp_path / 'cache'}")
+    out = olbench_here("stream=dataset", "stream.name=a9a", "learner=perceptron",
+                       "comparator=generating", "run.seeds=[0]", "run.figures=false",
+                       "run.n_jobs=1", f"run.output_dir={tmp_path}",
+                       f"run.cache_dir={tmp_path / 'cache'}", cwd=ROOT)
     assert out.returncode == 0, out.stderr[-2000:]
     (folder,) = (tmp_path / "single").iterdir()
     table = pd.read_parquet(folder / "results.parquet")

@@ -14,11 +14,6 @@ from olbench.analysis import report
 
 
 @pytest.fixture(scope="module")
-def table() -> pd.DataFrame:
-    return make_table()
-
-
-@pytest.fixture(scope="module")
 def summary(table) -> pd.DataFrame:
     return report.summary_table(table)
 

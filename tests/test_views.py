@@ -4,16 +4,10 @@ seeds, log-log slopes, final bound checks."""
 from __future__ import annotations
 
 import numpy as np
-import pandas as pd
 import pytest
-from synthetic_table import LEARNERS, make_table
+from synthetic_table import LEARNERS
 
 from olbench.analysis import views
-
-
-@pytest.fixture(scope="module")
-def table() -> pd.DataFrame:
-    return make_table()
 
 
 # --------------------------------------------------------------------------- table views

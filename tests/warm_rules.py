@@ -38,20 +38,22 @@ def settings(key: str):
 def rules(keys: list[str]) -> dict[str, tuple[str, dict]]:
     """Each compiled rule of these learners' settings and of the settings the exactness
     tests run (tests/naive.py: NHERD's diagonal rules need two parameters), by name: the
-    first (key, settings) that runs it."""
+    first (key, settings) that runs it; the longest to compile first (:func:`compile_cost`)."""
     import naive
 
     import olbench
 
     found: dict[str, tuple[str, dict]] = {}
+    cost: dict[str, int] = {}
     for key in keys:
         for params in [*settings(key), *naive.SETTINGS.get(key, [])]:
             try:
-                name = olbench.make_learner(key, **params).rule().name
+                rule = olbench.make_learner(key, **params).rule()
             except Exception:  # the tests report bad settings
                 continue
-            found.setdefault(name, (key, params))
-    return found
+            if rule.name not in found:
+                found[rule.name], cost[rule.name] = (key, params), compile_cost(rule)
+    return {name: found[name] for name in sorted(found, key=lambda name: -cost[name])}
 
 
 def warm(key: str, params: dict) -> None:
@@ -68,17 +70,14 @@ def warm(key: str, params: dict) -> None:
         predict(learner, rows)
 
 
-def compile_cost(key: str, params: dict) -> int:
+def compile_cost(rule) -> int:
     """A proxy for the time a rule's loops take to compile: the length of the module that
     defines its update (ONS, with its eigen-decomposition, is among the longest and takes
     the longest). The processes take the costly rules first, so that none is left with a
     long one while the other has finished."""
     import inspect
 
-    import olbench
-
-    update = olbench.make_learner(key, **params).rule().update
-    return len(inspect.getsource(sys.modules[update.__module__]))
+    return len(inspect.getsource(sys.modules[rule.update.__module__]))
 
 
 def claimed(claims: Path | None, name: str) -> bool:
@@ -99,8 +98,7 @@ def main(argv: list[str]) -> None:
     if argv[:1] == ["--claims"]:
         claims, argv = Path(argv[1]), argv[2:]
     found = rules(argv or sorted(Learner.registry.keys()))
-    for name in sorted(found, key=lambda name: -compile_cost(*found[name])):
-        key, params = found[name]
+    for name, (key, params) in found.items():
         if claimed(claims, name):
             try:
                 warm(key, params)

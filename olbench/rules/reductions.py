@@ -86,14 +86,14 @@ def dense_row_dot_axpy(row, x, out, a):
     return s
 
 
-_row_dot_axpy_outlined = inline(dense_row_dot_axpy)
+_row_dot_axpy_scalar = inline(dense_row_dot_axpy)
 
 
 @overload(dense_row_dot_axpy, inline="always", jit_options={"fastmath": False})
 def _dense_row_dot_axpy_compiled(row, x, out, a):
     if packable(row, x, out):
         return lambda row, x, out, a: lane_dot_axpy(row, x, out, a)
-    return lambda row, x, out, a: _row_dot_axpy_outlined(row, x, out, a)
+    return lambda row, x, out, a: _row_dot_axpy_scalar(row, x, out, a)
 
 
 @inline
