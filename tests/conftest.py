@@ -127,6 +127,7 @@ def workers_for_the_whole_suite() -> int:
                       else os.cpu_count() or 1))
 
 
+@pytest.hookimpl(optionalhook=True)   # `pytest -p no:xdist` has no such hook
 def pytest_xdist_auto_num_workers(config):
     """``-n auto`` (pyproject's addopts): a run of the whole suite spreads its tests over
     :func:`workers_for_the_whole_suite` processes (pytest-xdist); a run of chosen tests

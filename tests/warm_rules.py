@@ -1,5 +1,5 @@
-"""Compile the loops of every learner rule (dense and CSR rows, run and predict), so that
-numba writes them to its on-disk cache.
+"""Compile the loops of every learner rule (dense and CSR rows, run and predict) and the
+comparators' compiled solvers, so that numba writes them to its on-disk cache.
 
 ``tests/conftest.py`` runs this in two processes at the start of a full test run (while
 pytest-xdist's workers start): on a fresh checkout compiling the loops of some forty rules
@@ -80,6 +80,26 @@ def compile_cost(rule) -> int:
     return len(inspect.getsource(sys.modules[rule.update.__module__]))
 
 
+def warm_solvers() -> dict:
+    """The comparators' compiled solvers (numba, cached as the loops are), each by a small fit
+    that reaches it: the hard-margin nearest point (max_margin) and the prefix solves
+    (prefix_best). Without them each test process compiled them anew (6-7 s each)."""
+    from olbench.checkpoints import log_checkpoints
+    from olbench.comparators import make_comparator
+    from olbench.streams import make_stream
+
+    def max_margin():
+        X, y = make_stream("separable", n=40, d=3, gamma=0.1, seed=0).materialize()
+        make_comparator("max_margin").fit(X, y, cache=None)
+
+    def prefix_best():
+        X, y = make_stream("noisy", n=200, d=3, gamma=0.1, flip_rate=0.1, seed=0).materialize()
+        make_comparator("prefix_best", loss="hinge").fit(X, y, checkpoints=log_checkpoints(200),
+                                                         cache=None)
+
+    return {"solver:max_margin": max_margin, "solver:prefix_best": prefix_best}
+
+
 def claimed(claims: Path | None, name: str) -> bool:
     """True for the one process that claims rule ``name`` first (always, without claims)."""
     if claims is None:
@@ -98,10 +118,13 @@ def main(argv: list[str]) -> None:
     if argv[:1] == ["--claims"]:
         claims, argv = Path(argv[1]), argv[2:]
     found = rules(argv or sorted(Learner.registry.keys()))
-    for name, (key, params) in found.items():
+    jobs = warm_solvers() if not argv else {}        # among the longest: first
+    jobs |= {name: (lambda key=key, params=params: warm(key, params))
+             for name, (key, params) in found.items()}
+    for name, job in jobs.items():
         if claimed(claims, name):
             try:
-                warm(key, params)
+                job()
             except Exception:  # a warm-up only: the tests report real failures
                 pass
 
