@@ -150,15 +150,17 @@ def component_specs(group: str, entries: Iterable[Any]) -> list[dict]:
 
 
 def _with_seed(spec: dict, seed: int) -> dict:
-    """The stream spec with its ``seed`` (if it has one) a child of the run seed; a stream
-    wrapped by another (``stream: {_target_: ...}``, e.g. ``passes``) gets a child of its
-    wrapper's child, so every level varies with the run seed, independently."""
-    seed = child_seed(seed, "stream")
+    """The stream spec with its ``seed`` (if it has one) a child of the run seed, or what the
+    stream's class asks for instead (:meth:`~olbench.streams.base.Stream.seed_in_run`: the
+    run seed itself for LIBOL's orders); a stream wrapped by another (``stream: {_target_:
+    ...}``, e.g. ``passes``) gets a child of its wrapper's child, so every level varies with
+    the run seed, independently."""
+    child = child_seed(seed, "stream")
     inner = spec.get("stream")
     if isinstance(inner, dict) and "_target_" in inner:
-        spec = {**spec, "stream": _with_seed(inner, seed)}
+        spec = {**spec, "stream": _with_seed(inner, child)}
     if _has_seed(spec["_target_"]):
-        return {**spec, "seed": seed}
+        return {**spec, "seed": component_class(spec["_target_"]).seed_in_run(spec, seed, child)}
     return spec
 
 

@@ -28,7 +28,7 @@ and bundled): a subclass only writes ``_build()``.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -37,6 +37,7 @@ import scipy.sparse as sp
 
 from olbench.component import Component, Registry
 from olbench.features import as_features, row_norms
+from olbench.streams.orders import RUN_INDEXED_ORDERS
 
 Chunk = tuple["np.ndarray | sp.csr_matrix", np.ndarray]
 
@@ -98,6 +99,14 @@ class Stream(Component):
         if d is None:
             return None
         return int(d) + int(bool(getattr(self, "bias", False)) if "bias" in names else 0)
+
+    @classmethod
+    def seed_in_run(cls, params: Mapping[str, Any], run_seed: int, child: int) -> int:
+        """The ``seed`` this stream is built with in a grid's run of seed ``run_seed``:
+        ``child``, a seed derived from the run's (the stream and the learner of a run vary
+        independently); a stream whose order is indexed by the run (``order="libol"``: run i
+        of LIBOL's protocol visits LIBOL's permutation i) takes the run's seed itself."""
+        return int(run_seed) if params.get("order") in RUN_INDEXED_ORDERS else child
 
     def value_range(self) -> tuple[float, float] | None:
         """(low, high) that every row entry lies in when the parameters say it (an OCO

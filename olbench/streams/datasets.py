@@ -8,7 +8,8 @@ not downloadable) fails at construction, so a grid stops before its first run.
 
 * ``split``: ``"train"`` (default), ``"test"`` (the test file, where the source ships one,
   e.g. a1a.t), ``"train+test"`` (the concatenation, as one dataset: with
-  ``order="permuted"`` one permutation over all rows, which holds both parts in memory), or
+  ``order="permuted"`` or ``"libol"`` one permutation over all rows, which holds both parts
+  in memory), or
   ``"train_then_test"`` (the "online then evaluate" protocol: a pass over the training part,
   then the test part, each in ``order``, in constant memory; ``meta.extra["test_start"]``
   is the first round of the test part, so the test part's mistakes are the count at the end
@@ -46,7 +47,8 @@ from olbench.streams.base import (
     row_norms,
 )
 from olbench.streams.files import MatFile, Svmlight, rechunk
-from olbench.streams.real import REAL_DATA_CONSTRAINTS, RealArrays, RealFile, permutation
+from olbench.streams.orders import permutation
+from olbench.streams.real import REAL_DATA_CONSTRAINTS, RealArrays, RealFile
 
 SPLITS = ("train", "test", "train+test", "train_then_test")
 #: parameters that say where the data are, not what they are (left out of the name)
@@ -307,7 +309,7 @@ plus stream.negative_label=<class> for a pair (the other rows are dropped)
         Xs, ys = zip(*(part.materialize() for part in self._parts()))
         X = sp.vstack(Xs, format="csr") if sp.issparse(Xs[0]) else np.concatenate(Xs)
         y = np.concatenate(ys)
-        perm = permutation(X.shape[0], self.seed)
+        perm = permutation(X.shape[0], self.seed, self.order)
         return X[perm], y[perm]
 
     # ------------------------------------------------------------------ the stream
@@ -316,7 +318,7 @@ plus stream.negative_label=<class> for a pair (the other rows are dropped)
         parts = self._parts()
         if len(parts) == 1:
             yield from parts[0].chunks(size)
-        elif self.split == "train+test" and self.order == "permuted":
+        elif self.split == "train+test" and self.order != "file":
             X, y = self._pooled()
             for start in range(0, X.shape[0], size):
                 yield X[start:start + size], y[start:start + size]

@@ -2,14 +2,12 @@
 files), and the options they all share:
 
 * ``order="file"`` keeps the dataset's order, ``"permuted"`` applies a permutation seeded by
-  ``seed`` (the LIBOL protocol averages over 20 such permutations; file streams use the same
-  :func:`permutation`);
+  ``seed`` (the LIBOL protocol averages over 20 such permutations), ``"libol"`` LIBOL's own
+  permutation of run ``seed`` (:mod:`olbench.streams.orders`; file streams use the same
+  :func:`~olbench.streams.orders.permutation`);
 * ``standardize`` centres and scales every feature with statistics of the WHOLE stream (a
   look-ahead, documented as such); ``normalize`` scales each row to unit norm (no
   look-ahead); ``bias`` appends a constant 1 (in this order).
-
->>> permutation(5, seed=0).tolist()
-[2, 4, 3, 0, 1]
 """
 
 from __future__ import annotations
@@ -21,19 +19,13 @@ import numpy as np
 from olbench.component import Interval, OneOf
 from olbench.labels import LabelMap, sorted_labels
 from olbench.streams.base import InMemoryStream
+from olbench.streams.orders import ORDERS, permutation
 from olbench.streams.preprocess import Standardizer, normalize_rows
-
-ORDERS = ("file", "permuted")
 
 #: constraints of the options every real-data stream has
 REAL_DATA_CONSTRAINTS = {"order": OneOf(*ORDERS), "seed": Interval(0, 2**63 - 1, integer=True),
                          "normalize": OneOf(True, False), "standardize": OneOf(True, False),
                          "bias": OneOf(True, False)}
-
-
-def permutation(n: int, seed: int) -> np.ndarray:
-    """The stream order for ``order="permuted"``: the same for in-memory and file streams."""
-    return np.random.default_rng(int(seed)).permutation(n)
 
 
 class RealArrays(InMemoryStream):
@@ -54,8 +46,8 @@ class RealArrays(InMemoryStream):
     def _build(self):
         X, raw, extra = self._load()
         extra = dict(extra)
-        if self.order == "permuted":
-            perm = permutation(X.shape[0], self.seed)
+        if self.order != "file":
+            perm = permutation(X.shape[0], self.seed, self.order)
             X, raw = X[perm], raw[perm]
         if self.task == "classification":
             labels = self._label_map()

@@ -7,7 +7,7 @@ passes, each in constant memory, the first one on first use (never in ``__init__
 
 1. a *scan*, which validates every line (errors name ``file:line`` and what is wrong), counts
    the rows, collects the labels seen, infers the number of features and, for
-   ``order="permuted"``, records where each row starts (8 + 4 bytes per row);
+   ``order="permuted"`` or ``"libol"``, records where each row starts (8 + 4 bytes per row);
 2. for ``standardize=True`` only, a pass computing per-feature means and deviations;
 3. the stream itself, as often as asked; ``meta`` streams it once to get R and the
    fingerprint, and caches the result.

@@ -28,8 +28,9 @@ from olbench.streams.base import (
     append_bias,
 )
 from olbench.streams.files.blocks import read_blocks, rechunk
+from olbench.streams.orders import permutation
 from olbench.streams.preprocess import ColumnStats, Standardizer, normalize_rows
-from olbench.streams.real import REAL_DATA_CONSTRAINTS, permutation
+from olbench.streams.real import REAL_DATA_CONSTRAINTS
 
 #: rows gathered per read in permuted order
 GATHER_ROWS = 8192
@@ -143,7 +144,7 @@ class TextFile(Stream):
         path = self._path()
         scan = Scan()
         start, line0 = self._start(path)
-        permuted = self.order == "permuted"
+        permuted = self.order != "file"
         for block, first_line, offset in read_blocks(path, start, line0):
             X_raw, raw = self._parse_at(block, first_line)
             self._check_block(scan, X_raw, raw, block, first_line)
@@ -195,7 +196,7 @@ class TextFile(Stream):
                 rows += 1
             pos += len(ln) + 1
         if rows != n_parsed:
-            raise ValueError(f"{self._path()}:{first_line}: order='permuted' needs exactly one "
+            raise ValueError(f"{self._path()}:{first_line}: order={self.order!r} needs exactly one "
                              f"row per line ({rows} data lines gave {n_parsed} rows)")
 
     # ---------------------------------------------------------------- pass 2+: stream
@@ -208,7 +209,7 @@ class TextFile(Stream):
             return
         starts = np.asarray(scan.starts, dtype=np.int64)
         lengths = np.asarray(scan.lengths, dtype=np.int64)
-        perm = permutation(len(starts), self.seed)
+        perm = permutation(len(starts), self.seed, self.order)
         with open(path, "rb") as f:
             for i in range(0, len(perm), GATHER_ROWS):
                 parts = []
