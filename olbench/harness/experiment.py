@@ -84,7 +84,7 @@ def build_tasks(cfg: DictConfig, overrides: Sequence[str] = (), grids: list | No
                   cache_dir=cfg.run.cache_dir, spacing=cfg.run.get("checkpoint_spacing", "log"),
                   comparators=cfg.run.get("comparators", True), bounds=cfg.run.get("bounds", True),
                   solver_time_limit=solver_time_limit(cfg.run.get("solver_time_limit")),
-                  memory_limit=cfg.run.get("memory_limit"))
+                  memory_limit=cfg.run.get("memory_limit"), tie=cfg.run.get("tie"))
     if runs_single_cell(cfg, overrides):
         chosen = any(k.split(".")[0] == col.COMPARATOR for k in override_keys(overrides))
         comparator = cell_comparator(cfg.learner, cfg.get("comparator"), chosen=chosen)

@@ -87,14 +87,14 @@ def _measured(task: Task, ident: dict[str, Any], prebuilt: Prebuilt) -> pd.DataF
     ks = run_checkpoints(meta, task.checkpoints, task.spacing)
     if out_of_core_bytes(task.stream) is not None:   # sums at the checkpoints, no record
         trace = run_streamed(learner, stream, loss=task.loss, checkpoints=ks,
-                             memory_limit=task.memory_limit)
+                             memory_limit=task.memory_limit, tie=task.tie)
         fits = comparator_fits(task, learner.task, stream, meta, ks, prebuilt) \
             if task.comparators else {}
         rows = summary_table(trace, learner=learner, meta=meta, fits=fits, bounds=task.bounds)
     else:
         data = (stream,) if whole is None else whole[:2]
         trace = olbench.run(learner, *data, loss=task.loss, checkpoints=ks,
-                            memory_limit=task.memory_limit)
+                            memory_limit=task.memory_limit, tie=task.tie)
         fits = comparator_fits(task, learner.task, whole[:2], meta, ks, prebuilt) \
             if task.comparators else {}
         rows = metrics_table(trace, learner=learner, meta=meta, fits=fits, checkpoints=ks,

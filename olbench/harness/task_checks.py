@@ -65,7 +65,8 @@ def checked_components(tasks: list[Task]) -> tuple[list[str], dict[str, Prebuilt
                                   _rounds_problem(task, stream),
                                   _memory_problem(task, stream, learner),
                                   _init_problem(task, stream, learner),
-                                  _range_problem(task, stream, learner)]
+                                  _range_problem(task, stream, learner),
+                                  _tie_problem(task, learner)]
                      if p is not None and p not in problems]
     return problems, prebuilt
 
@@ -94,6 +95,22 @@ def _same_task_problem(task: Task, stream: Any, learner: Any) -> str | None:
     (:func:`olbench.learning_task.learner_mismatch`), on the built components, so that a
     task decided by a parameter (OGD's loss, a dataset's card, a file's ``task``) counts."""
     return learner_mismatch(learner, stream)
+
+
+def _tie_problem(task: Task, learner: Any) -> str | None:
+    """``run.tie`` counts every learner's mistakes by one rule; a mistake-driven learner
+    whose update tests the same sign (:attr:`~olbench.learners.traits.Traits.libol_tie`)
+    must test it by that rule too, or on a zero margin it would update without a mistake
+    counted, or count one without updating."""
+    from olbench.losses import TIE_RULES
+
+    if task.tie not in TIE_RULES or not getattr(learner, "libol_tie", False) \
+            or learner.tie == task.tie:   # (an unknown rule: the configuration check names it)
+        return None
+    libol = task.tie == "libol"
+    return (f"run.tie={task.tie}: learner {registry_key(task.learner)} decides its updates by "
+            f"the {learner.tie} tie rule; run it with learner.libol={str(libol).lower()} "
+            f"(its updates then follow the {task.tie} rule too)")
 
 
 def _rounds_problem(task: Task, stream: Any) -> str | None:

@@ -83,6 +83,8 @@ class Task:
     spacing: str = "log"
     #: False: no bound is checked (``run.bounds=false``)
     bounds: bool = True
+    #: the tie rule mistakes are counted with (``run.tie``; None: the learner's own)
+    tie: str | None = None
     #: seconds per comparator solve (``run.solver_time_limit``; None: the solvers' default).
     #: Not part of the run id: a certified fit does not depend on it
     solver_time_limit: float | None = field(default=None, compare=False)
@@ -102,6 +104,8 @@ class Task:
             spec.append(self.spacing)
         if not self.bounds:
             spec.append("no bounds")
+        if self.tie is not None:   # (runs counted by their learners' rules keep their ids)
+            spec.append(f"tie {self.tie}")
         init = self.learner.get("init")
         if isinstance(init, str) and is_given(init):   # a file: a new content is a new run
             spec.append(init_label(init))
@@ -249,22 +253,25 @@ def with_run_loss(comparator: dict, loss: str | None) -> dict:
 
 def _task(experiment: str, seed: int, stream: dict, learner: dict, comparators, *,
           checkpoints, loss: str | None, cache_dir: str | None, spacing: str,
-          bounds: bool, solver_time_limit: float | None = None, memory_limit=None) -> Task:
+          bounds: bool, solver_time_limit: float | None = None, memory_limit=None,
+          tie: str | None = None) -> Task:
     """One task; ``loss`` is the run's (:func:`run_loss`, resolved once per learner)."""
     return Task(experiment, int(seed), _with_seed(stream, seed),
                 _with_learner_seed(learner, seed),
                 tuple(with_run_loss(c, loss) for c in comparators), checkpoints, loss,
-                cache_dir, spacing, bounds, solver_time_limit, memory_limit=memory_limit)
+                cache_dir, spacing, bounds, tie=tie, solver_time_limit=solver_time_limit,
+                memory_limit=memory_limit)
 
 
 def expand(grid: Any, *, seeds: Iterable[int], experiment: str = "single",
            checkpoints: int | tuple[int, ...] = 25, loss: str | None = None,
            cache_dir: str | None = None, spacing: str = "log", comparators: bool = True,
            bounds: bool = True, solver_time_limit: float | None = None,
-           memory_limit=None) -> list[Task]:
+           memory_limit=None, tie: str | None = None) -> list[Task]:
     """The tasks of a grid: streams x learners x seeds, each with all comparators
     (none with ``comparators=False``; no bound checks with ``bounds=False``; each solve
-    limited to ``solver_time_limit`` seconds)."""
+    limited to ``solver_time_limit`` seconds; mistakes counted with ``tie``, None: each
+    learner's own rule)."""
     grid = _plain(grid)
     unknown = set(grid) - {"seeds", "blocks", *GROUPS}
     if unknown:
@@ -274,7 +281,8 @@ def expand(grid: Any, *, seeds: Iterable[int], experiment: str = "single",
         return _expand_blocks(grid, seeds=seeds, experiment=experiment,
                               checkpoints=checkpoints, loss=loss, cache_dir=cache_dir,
                               spacing=spacing, comparators=comparators, bounds=bounds,
-                              solver_time_limit=solver_time_limit, memory_limit=memory_limit)
+                              solver_time_limit=solver_time_limit, memory_limit=memory_limit,
+                              tie=tie)
     streams = component_specs("stream", grid.get("streams"))
     learners = component_specs("learner", grid.get("learners"))
     comps = component_specs("comparator", grid.get("comparators")) if comparators else []
@@ -283,7 +291,7 @@ def expand(grid: Any, *, seeds: Iterable[int], experiment: str = "single",
     losses = [run_loss(loss, learner) for learner in learners]
     return [_task(experiment, seed, stream, learner, comps, checkpoints=checkpoints,
                   loss=learner_loss, cache_dir=cache_dir, spacing=spacing, bounds=bounds,
-                  solver_time_limit=solver_time_limit, memory_limit=memory_limit)
+                  solver_time_limit=solver_time_limit, memory_limit=memory_limit, tie=tie)
             for seed in seeds for stream in streams
             for learner, learner_loss in zip(learners, losses)]
 
@@ -310,14 +318,15 @@ def single_cell(stream: Any, learner: Any, comparator: Any, *, seeds: Iterable[i
                 experiment: str = "single", checkpoints: int | tuple[int, ...] = 25,
                 loss: str | None = None, cache_dir: str | None = None, spacing: str = "log",
                 comparators: bool = True, bounds: bool = True,
-                solver_time_limit: float | None = None, memory_limit=None) -> list[Task]:
+                solver_time_limit: float | None = None, memory_limit=None,
+                tie: str | None = None) -> list[Task]:
     """The tasks of one composed stream x learner x comparator (``olbench learner=pa ...``)."""
     comps = [_plain(comparator)] if comparator is not None and comparators else []
     stream, learner = _plain(stream), _plain(learner)   # once, not once per seed
     loss = run_loss(loss, learner)
     return [_task(experiment, s, stream, learner, comps, checkpoints=checkpoints,
                   loss=loss, cache_dir=cache_dir, spacing=spacing, bounds=bounds,
-                  solver_time_limit=solver_time_limit, memory_limit=memory_limit)
+                  solver_time_limit=solver_time_limit, memory_limit=memory_limit, tie=tie)
             for s in seeds]
 
 

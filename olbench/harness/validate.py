@@ -208,6 +208,14 @@ def _loss(v: Any) -> str | None:
     return None
 
 
+def _tie(v: Any) -> str | None:
+    from olbench.losses import TIE_RULES
+
+    if v is None or v in TIE_RULES:
+        return None
+    return f"is not a tie rule: null (each learner's own) or one of {', '.join(TIE_RULES)}"
+
+
 def _seconds(v: Any) -> str | None:
     if v is None:
         return None
@@ -230,7 +238,8 @@ RUN_CHECKS: dict[str, Callable[[Any], str | None]] = {
     "output_dir": writable_folder_problem, "cache_dir": _cache_dir,
     "force": _flag, "progress": _flag, "figures": _figures, "comparators": _flag, "bounds": _flag,
     "scheduler": _optional_text, "name": _run_name, "solver_time_limit": _seconds,
-    "scheduler_timeout": _positive_seconds, "memory_limit": _memory_limit, "data_dir": _data_dir}
+    "scheduler_timeout": _positive_seconds, "memory_limit": _memory_limit, "data_dir": _data_dir,
+    "tie": _tie}
 
 
 def _unknown_keys(cfg: DictConfig) -> list[str]:
