@@ -12,7 +12,9 @@ import numpy as np
 import pandas as pd
 import pytest
 from naive import TWINS
-from test_cli import ROOT, _only_folder, olbench
+from olbench_command import ROOT, olbench
+from sklearn.datasets import dump_svmlight_file
+from test_cli import _only_folder
 
 from olbench.harness.selection import select_grid, without_selection
 from olbench.harness.studies import study_module
@@ -23,6 +25,7 @@ from olbench.streams import make_stream
 #: the selection procedure libol_cv and the report sections
 selection = study_module("experiments/libol_table/selection.py")
 published = study_module("experiments/libol_table/published.py")
+exact_points = study_module("experiments/libol_table/exact_points.py")
 coordinate_search, pick = selection.coordinate_search, selection.pick
 NOT_AVAILABLE, beside_published = published.NOT_AVAILABLE, published.beside_published
 read_published, std_units = published.read_published, published.std_units
@@ -79,7 +82,7 @@ def test_selection_searches_parameters_one_after_the_other(selected):
 
 def test_a_parameter_without_effect_ties_and_the_last_value_wins(selected):
     """From w0 = 0 the Perceptron's predictions do not depend on eta: every value ties, and
-    LIBOL's `<=` keeps the last one (as for NAROW's C, which NAROW.m never reads)."""
+    LIBOL's `<=` keeps the last one."""
     grid, table, _, _, _ = selected
     rows = table[table["algorithm"].eq("Perceptron")]
     assert rows["mistakes"].nunique() == 1
@@ -148,12 +151,20 @@ def test_published_numbers_are_joined_row_by_row_with_std_units():
 
 
 def test_the_committed_published_file_reads_and_states_its_sources():
+    """LIBOL's Table 3, both datasets, every number given; the Perceptron's svmguide3 row at
+    the demo output's finer digits; the precision each row is printed with kept."""
     table = read_published(ROOT / "experiments" / "libol_table" / "published.csv")
     assert table["source"].notna().all()
+    for dataset in ("svmguide3", "ijcnn1"):
+        rows = table[table["dataset"].eq(dataset)].set_index("algorithm")
+        assert len(rows) == 16 and rows[["mistake_rate_mean", "updates_std"]].notna().all().all()
+        assert rows.loc["PA-I", "source"].endswith("printed as PA1")
     svmguide3 = table[table["dataset"].eq("svmguide3")].set_index("algorithm")
-    assert len(svmguide3) == 16
     perceptron = svmguide3.loc["Perceptron"]
     assert (perceptron["mistake_rate_mean"], perceptron["mistake_rate_std"]) == (0.3318, 0.0118)
+    assert (perceptron["mistake_rate_decimals"], perceptron["updates_decimals"]) == (4, 2)
+    assert (svmguide3.loc["ALMA", "mistake_rate_decimals"],
+            svmguide3.loc["ALMA", "updates_decimals"]) == (3, 1)        # 0.230, 592.9
 
 
 def test_a_bad_published_file_names_the_column_and_row(tmp_path):
@@ -169,12 +180,14 @@ DATA = Path(os.environ.get("OLBENCH_DATA") or ROOT.parent / "shared" / "data")
 
 
 @pytest.mark.needs_datasets("svmguide3")
-def test_the_command_writes_the_table_with_the_published_column(tmp_path):
+def test_the_command_prints_libols_rows_on_libols_orders(tmp_path):
+    """The study's LIBOL-exact part on two algorithms: svmguide3 in LIBOL's 20 orders,
+    mistakes counted as LIBOL counts them; the Perceptron's row prints as LIBOL's demo, and
+    the sweep of PA-I's grid finds the point that prints Table 3's row."""
     learners = ("[{key: perceptron, name: Perceptron, params: {libol: true}},"
                 " {key: pa, name: PA-I, params: {variant: pa1}, select: {C: C}}]")
-    out = olbench("experiment=libol_table", "grid.seeds=[0,1]", "run.figures=false",
-                  "run.n_jobs=1",
-                  "grid.streams=[{key: dataset, params: {name: svmguide3, order: permuted}}]",
+    out = olbench("experiment=libol_table", "run.figures=false", "run.n_jobs=1",
+                  "grid.streams=[{key: dataset, params: {name: svmguide3, order: libol}}]",
                   f"grid.learners={learners}", f"run.data_dir={DATA}",
                   f"run.output_dir={tmp_path}", f"run.cache_dir={tmp_path / 'cache'}")
     assert out.returncode == 0, out.stderr[-2000:]
@@ -182,18 +195,73 @@ def test_the_command_writes_the_table_with_the_published_column(tmp_path):
     beside = pd.read_csv(folder / "published.csv")
     assert beside[beside["dataset"].ne("svmguide3")]["mistake_rate_mean"].isna().all()
     beside = beside[beside["dataset"].eq("svmguide3")].set_index("algorithm")
-    assert beside.loc["Perceptron", "published_mistake_rate_mean"] == 0.3318
-    assert abs(beside.loc["Perceptron", "mistake_rate_diff_in_std"]) < 2
-    assert math.isnan(beside.loc["PA-I", "published_mistake_rate_mean"])
-    assert "not available offline" in beside.loc["PA-I", "source"]
+    assert (beside["order"].dropna() == "libol").all()
+    perceptron = beside.loc["Perceptron"]
+    assert perceptron["published_mistake_rate_mean"] == 0.3318
+    assert perceptron["mistake_rate_as_printed"] and perceptron["updates_as_printed"]
+    assert f"{perceptron['updates_mean']:.2f} ± {perceptron['updates_std']:.2f}" == \
+        "412.45 ± 14.66"
+    assert math.isnan(beside.loc["ROMMA", "mistake_rate_mean"])     # published, not run
     chosen = pd.read_csv(folder / "selection.csv")
     assert set(chosen["algorithm"]) == {"PA-I"} and chosen["chosen"].sum() == 1
+    points = pd.read_csv(folder / "exact_points.csv")
+    assert points["algorithm"].eq("PA-I").all() and len(points) == 9
+    assert points.loc[points["as_printed"].astype(bool), "point"].tolist() == ["C=0.0625"]
     report = (folder / "report.md").read_text()
-    assert "## Parameter selection" in report and "## Published numbers beside ours" in report
-    pa1 = next(line for line in report.splitlines() if line.startswith("| svmguide3 | PA-I |"))
-    assert pa1.count("not available offline") == 3     # mistake rate, updates, time
+    for section in ("## Parameter selection", "## Published numbers beside ours",
+                    "## Which grid point prints the published row"):
+        assert section in report
+    assert "On LIBOL's own orders (order=libol), **" in report
     tex = (folder / "published.tex").read_text()
-    assert "\\begin{tabular}" in tex and "svmguide3 & PA-I" in tex and "& n/a &" in tex
+    assert "\\begin{tabular}" in tex and "svmguide3 & PA-I" in tex and "ijcnn1 & AROW" in tex
+
+
+def test_the_sweep_finds_the_grid_points_that_print_a_published_row(tmp_path):
+    """A file stream in LIBOL's orders, PA-I's C searched over three values: the published
+    file holds the statistics of C = 0.25 printed to 3 and 1 decimals; the sweep marks that
+    point (and any other that prints the same) and no point that prints otherwise."""
+    from olbench.analysis.study_sections import SectionInputs
+
+    rng = np.random.default_rng(3)
+    X = rng.standard_normal((120, 4))
+    y = np.where(X @ [1.0, -1.0, 0.5, 0.0] + 0.8 * rng.standard_normal(120) > 0, 1.0, -1.0)
+    path = tmp_path / "toy.svm"
+    dump_svmlight_file(X, y, str(path))
+    stream = {"key": "libsvm", "params": {"path": str(path), "order": "libol"}}
+    grid = {"streams": [stream], "learners": [{"key": "pa", "name": "PA-I",
+                                               "params": {"variant": "pa1"},
+                                               "select": {"C": "C"}}]}
+    chosen = select_grid(grid, {"procedure": "libol_cv", "seed": 5,
+                                "domains": {"C": [0.0625, 0.25, 4.0]}})
+    seeds = [1, 2, 3, 4]
+    orders = [make_stream("libsvm", path=str(path), order="libol", seed=s).materialize()
+              for s in seeds]
+    stats = exact_points.point_stats({"key": "pa", "params": {"variant": "pa1"}}, {"C": 0.25},
+                                     orders)
+    from olbench.names import drop_param
+
+    dataset = published.dataset_of(drop_param(make_stream("libsvm", path=str(path),
+                                                          order="libol").name))
+    pub = tmp_path / "pub.csv"
+    pub.write_text("dataset,algorithm,mistake_rate_mean,mistake_rate_std,updates_mean,"
+                   "updates_std,time_s_mean,time_s_std,source\n"
+                   f'"{dataset}",PA-I,{stats["mistake_rate_mean"]:.3f},'
+                   f"{stats['mistake_rate_std']:.3f},{stats['updates_mean']:.1f},"
+                   f"{stats['updates_std']:.1f},,,test\n")
+    inputs = SectionInputs(summary=pd.DataFrame(), folder=tmp_path,
+                           options={"file": str(pub), "seeds": seeds}, selection=chosen)
+    points = exact_points.sweep(inputs).set_index("point")
+    assert list(points.index) == ["C=0.0625", "C=0.25", "C=4"]
+    assert points.loc["C=0.25", "as_printed"] and not points["as_printed"].all()
+    for point, row in points.iterrows():
+        same = all(f"{row[f'{m}_mean']:.{k}f}|{row[f'{m}_std']:.{k}f}" ==
+                   f"{points.loc['C=0.25', f'{m}_mean']:.{k}f}|"
+                   f"{points.loc['C=0.25', f'{m}_std']:.{k}f}"
+                   for m, k in (("mistake_rate", 3), ("updates", 1)))
+        assert row["as_printed"] == same, point
+    assert points["selected"].sum() == 1
+    lines = exact_points.exact_points_section(points.reset_index(), len(seeds))
+    assert "for **1 of 1** algorithms" in lines[2]
 
 
 def test_a_missing_published_file_is_refused_before_anything_runs(tmp_path):

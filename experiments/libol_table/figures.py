@@ -26,13 +26,13 @@ dataset_of = study_module("experiments/libol_table/published.py").dataset_of
 
 
 def per_dataset_panels(folder: Path) -> list[Path]:
-    """Draw and save one LIBOL figure per stream of the results in ``folder``."""
+    """Draw and save one LIBOL figure per dataset of the results in ``folder`` (one row per
+    stream of it: svmguide3 in LIBOL's orders and in seeded permutations share a figure)."""
     table = olbench.load_results(folder).table
-    streams = label(table, "stream")
+    datasets = label(table, "stream").map(dataset_of)
     written = []
-    for stream, rows in table.groupby(streams, sort=True):
-        written += save_figure(libol_figure(rows), folder / "figures"
-                               / f"libol_{dataset_of(stream)}")
+    for dataset, rows in table.groupby(datasets, sort=True):
+        written += save_figure(libol_figure(rows), folder / "figures" / f"libol_{dataset}")
     return written
 
 

@@ -59,11 +59,27 @@ OFFLINE = "not available offline"
 OPTIONS = ("file",)
 
 
+def decimals(text) -> float:
+    """The decimals a number is printed with (NaN for no number): the precision a
+    comparison "to the printed digit" rounds ours to.
+
+    >>> decimals("0.230"), decimals("412.45"), decimals("15"), decimals(float("nan"))
+    (3, 2, 0, nan)
+    """
+    if pd.isna(text) or not str(text).strip():
+        return float("nan")
+    whole, _, fraction = str(text).strip().partition(".")
+    return len(fraction)
+
+
 def read_published(path: str | Path) -> pd.DataFrame:
-    """The published table at ``path``, checked: the columns named, numbers where given."""
+    """The published table at ``path``, checked: the columns named, numbers where given;
+    with ``<metric>_decimals``, the decimals each mean and std is printed with (the larger
+    of the two), read from the file's text."""
     path = Path(path)
     if not path.is_file():
         raise FileNotFoundError(f"published numbers: no file {path}")
+    text = pd.read_csv(path, comment="#", dtype=str)
     table = pd.read_csv(path, comment="#")
     missing = [c for c in (*REQUIRED, *(f"{m}_{s}" for m in METRICS for s in ("mean", "std")))
                if c not in table]
@@ -75,7 +91,25 @@ def read_published(path: str | Path) -> pd.DataFrame:
             line = int(np.flatnonzero(bad)[0]) + 2   # header is line 1
             raise ValueError(f"{path}: column {column} is not a number: "
                              f"{table[column][bad].iloc[0]!r} (row {line})")
+    for m in METRICS:
+        table[f"{m}_decimals"] = [max(decimals(a), decimals(b)) if not pd.isna(a) else np.nan
+                                  for a, b in zip(text[f"{m}_mean"], text[f"{m}_std"])]
     return table
+
+
+def as_printed(mean: float, std: float, published_mean: float, published_std: float,
+               places: float) -> bool | None:
+    """Whether our mean and std print as the published ones at the published precision
+    (``places`` decimals); None where nothing is published.
+
+    >>> as_printed(0.33182, 0.01179, 0.3318, 0.0118, 4), as_printed(0.2184, 0.004, 0.222, 0.004, 3)
+    (True, False)
+    """
+    if pd.isna(published_mean) or pd.isna(places) or pd.isna(mean):
+        return None
+    k = int(places)
+    same = f"{mean:.{k}f}" == f"{published_mean:.{k}f}"
+    return same and (pd.isna(published_std) or f"{std:.{k}f}" == f"{published_std:.{k}f}")
 
 
 def std_units(ours: float, published: float, published_std: float) -> float:
@@ -88,6 +122,15 @@ def std_units(ours: float, published: float, published_std: float) -> float:
     if any(pd.isna(v) for v in (ours, published, published_std)) or published_std <= 0:
         return float("nan")
     return (ours - published) / published_std
+
+
+def order_of(stream: str) -> str:
+    """The row order of a dataset stream (``file`` when its name does not say).
+
+    >>> order_of("Dataset[name=svmguide3,order=libol,seed=3]"), order_of("Noisy[n=5]")
+    ('libol', 'file')
+    """
+    return str(parse_name(stream)[1].get("order", "file"))
 
 
 def dataset_of(stream: str) -> str:
@@ -109,6 +152,7 @@ def beside_published(summary: pd.DataFrame, published: pd.DataFrame,
     columns (time: ``time_s_median``, ``time_s_q1``, ``time_s_q3``)."""
     rows = summary.drop_duplicates([col.STREAM, col.LEARNER])
     ours = pd.DataFrame({"dataset": rows[col.STREAM].map(dataset_of),
+                         "order": rows[col.STREAM].map(order_of),
                          "algorithm": rows[col.LEARNER].map(algorithms),
                          col.LEARNER: rows[col.LEARNER]})
     for m in METRICS:
@@ -116,16 +160,22 @@ def beside_published(summary: pd.DataFrame, published: pd.DataFrame,
             ours[f"{m}_{s}"] = rows.get(f"{m}_{s}", np.nan)
     ours = ours[ours["algorithm"].notna()]
     pub = published.rename(columns={f"{m}_{s}": f"published_{m}_{s}"
-                                    for m in METRICS for s in ("mean", "std")})
+                                    for m in METRICS for s in ("mean", "std", "decimals")})
     out = ours.merge(pub, on=["dataset", "algorithm"], how="outer", sort=False)
     rank = {a: i for i, a in enumerate(dict.fromkeys(algorithms.values()))}
-    datasets = {d: i for i, d in enumerate(dict.fromkeys(out["dataset"]))}
+    # the datasets that ran first, in the summary's order; then those only published
+    datasets = {d: i for i, d in enumerate(dict.fromkeys([*ours["dataset"], *out["dataset"]]))}
     out["source"] = out["source"].astype(object).where(out["source"].notna(), NOT_AVAILABLE)
     out = out.assign(_d=out["dataset"].map(datasets), _a=out["algorithm"].map(rank)
                      ).sort_values(["_d", "_a"], kind="stable").drop(columns=["_d", "_a"])
     for m in COMPARED:
         out[f"{m}_diff_in_std"] = [std_units(a, b, s) for a, b, s in zip(
             out[f"{m}_mean"], out[f"published_{m}_mean"], out[f"published_{m}_std"])]
+        out[f"{m}_as_printed"] = [as_printed(*v) for v in zip(
+            out[f"{m}_mean"], out[f"{m}_std"], out[f"published_{m}_mean"],
+            out[f"published_{m}_std"],
+            out[f"published_{m}_decimals"] if f"published_{m}_decimals" in out
+            else [np.nan] * len(out))]
     return out.reset_index(drop=True)
 
 
@@ -150,12 +200,46 @@ def published_latex(beside: pd.DataFrame) -> str:
     return "\n".join(tex + ["\\hline", "\\end{tabular}"])
 
 
+def printed_equal(beside: pd.DataFrame) -> pd.Series:
+    """Per row: True where our mistake rate and updates (mean and std) print as the
+    published ones at the published precision, False where one differs, NaN where nothing
+    is published."""
+    parts = [beside[f"{m}_as_printed"] for m in COMPARED if f"{m}_as_printed" in beside]
+    out = pd.Series(np.nan, index=beside.index, dtype=object)
+    for i in beside.index:
+        values = [p[i] for p in parts if p[i] is not None and not pd.isna(p[i])]
+        if values:
+            out[i] = all(values)
+    return out
+
+
+def exact_sentence(beside: pd.DataFrame) -> str:
+    """The section's first line: on LIBOL's own orders, how many rows print as published.
+
+    >>> b = pd.DataFrame({"order": ["libol", "libol", "permuted"],
+    ...                   "mistake_rate_as_printed": [True, True, True],
+    ...                   "updates_as_printed": [True, False, True]})
+    >>> exact_sentence(b).split(" rows")[0]
+    "On LIBOL's own orders (order=libol), **1 of 2**"
+    """
+    libol = beside[beside["order"].eq("libol")]
+    if libol.empty:
+        return ("No run used LIBOL's own orders (stream order=libol): the rows below compare "
+                "statistics over other permutations, which can agree only in distribution.")
+    printed = printed_equal(libol)
+    compared = printed.notna()
+    return (f"On LIBOL's own orders (order=libol), **{int(printed[compared].sum())} of "
+            f"{int(compared.sum())}** rows print as the published table to its printed digit "
+            "(mistake rate and updates, mean and std).")
+
+
 def published_section(beside: pd.DataFrame, folder: Path, source: str) -> list[str]:
     """Published numbers beside ours (:func:`beside_published`): one row per (dataset,
     algorithm), our mean ± std, the published one, and the difference in published std
     units; also written as ``published.tex``."""
     rows = beside
-    shown = pd.DataFrame({"dataset": rows["dataset"], "algorithm": rows["algorithm"]})
+    shown = pd.DataFrame({"dataset": rows["dataset"], "order": rows["order"],
+                          "algorithm": rows["algorithm"]})
     for m, title, _ in LATEX_COLUMNS:
         shown[f"{title} (ours)"] = summary_cells(rows, m)
         shown[f"{title} (published)"] = [OFFLINE if pd.isna(a) else mean_pm(a, s) for a, s in
@@ -164,13 +248,16 @@ def published_section(beside: pd.DataFrame, folder: Path, source: str) -> list[s
         if f"{m}_diff_in_std" in rows:
             shown[f"{title}: diff / published std"] = rows[f"{m}_diff_in_std"].map(
                 lambda d: NONE if pd.isna(d) else f"{d:+.2f}")
+    printed = printed_equal(rows)
+    shown["as printed"] = printed.map({True: "equal", False: "differs"}).fillna(NONE)
     has = rows["published_mistake_rate_mean"].notna()
     missing = rows.loc[~has, "source"].fillna(NOT_AVAILABLE).value_counts(sort=False)
-    lines = ["## Published numbers beside ours", "",
-             f"From `{source}`: {has.sum()} of {len(rows)} rows have a published mistake rate; "
-             f"the other {(~has).sum()} have none available offline (the table says *{OFFLINE}*; "
-             "their `source` in `published.csv` says why):", "",
-             *[f"- {n} rows: {why}" for why, n in missing.items()], "",
+    counts = (f"From `{source}`: {has.sum()} of {len(rows)} rows have a published mistake "
+              "rate" + (f"; the other {(~has).sum()} have none available offline (the table "
+                        f"says *{OFFLINE}*; their `source` in `published.csv` says why):"
+                        if (~has).any() else "."))
+    lines = ["## Published numbers beside ours", "", exact_sentence(rows), "", counts, "",
+             *[f"- {n} rows: {why}" for why, n in missing.items()], *([""] if len(missing) else []),
              "*diff / published std* = (ours − published) / published std. Times are shown, "
              "not compared: LIBOL's are MATLAB on another machine (ours: median [quartiles] "
              "over seeds; LIBOL's: mean ± std). Also in `published.csv` and "
