@@ -213,7 +213,11 @@ def test_the_command_prints_libols_rows_on_libols_orders(tmp_path):
         assert section in report
     assert "On LIBOL's own orders (order=libol), **" in report
     tex = (folder / "published.tex").read_text()
-    assert "\\begin{tabular}" in tex and "svmguide3 & PA-I" in tex and "ijcnn1 & AROW" in tex
+    assert "\\begin{tabular}" in tex and "ijcnn1 & -- & AROW & -- & $0.082 \\pm 0.000$" in tex
+    perceptron_tex = next(line for line in tex.splitlines() if "& Perceptron &" in line)
+    assert perceptron_tex.startswith("svmguide3 & libol & Perceptron & $0.3318 \\pm 0.0118$ & "
+                                     "$0.3318 \\pm 0.0118$ & $+0.00$ & $412.45 \\pm 14.66$ & "
+                                     "$412.45 \\pm 14.66$ & $+0.00$ & =")
 
 
 def test_the_sweep_finds_the_grid_points_that_print_a_published_row(tmp_path):

@@ -166,8 +166,12 @@ def beside_published(summary: pd.DataFrame, published: pd.DataFrame,
     # the datasets that ran first, in the summary's order; then those only published
     datasets = {d: i for i, d in enumerate(dict.fromkeys([*ours["dataset"], *out["dataset"]]))}
     out["source"] = out["source"].astype(object).where(out["source"].notna(), NOT_AVAILABLE)
-    out = out.assign(_d=out["dataset"].map(datasets), _a=out["algorithm"].map(rank)
-                     ).sort_values(["_d", "_a"], kind="stable").drop(columns=["_d", "_a"])
+    # LIBOL's own orders first (the rows compared digit for digit), then the summary's order;
+    # algorithms in the order of ``algorithms`` (the grid's: the study lists Table 3's)
+    out = out.assign(_o=~out["order"].eq("libol"), _d=out["dataset"].map(datasets),
+                     _a=out["algorithm"].map(rank)
+                     ).sort_values(["_o", "_d", "_a"], kind="stable"
+                                   ).drop(columns=["_o", "_d", "_a"])
     for m in COMPARED:
         out[f"{m}_diff_in_std"] = [std_units(a, b, s) for a, b, s in zip(
             out[f"{m}_mean"], out[f"published_{m}_mean"], out[f"published_{m}_std"])]
@@ -181,22 +185,31 @@ def beside_published(summary: pd.DataFrame, published: pd.DataFrame,
 
 # --------------------------------------------------------------------------- the report
 def published_latex(beside: pd.DataFrame) -> str:
-    """The ``tabular`` of :func:`beside_published`: per (dataset, algorithm), our mistake
-    rate, the published one, the difference in published std units and our updates (n/a: no
-    published number)."""
+    """The ``tabular`` of :func:`beside_published`: per (dataset, order, algorithm), our
+    mistake rate and updates, the published ones and the differences in published std units
+    (n/a: no published number), at the published row's decimals where it has one; the last
+    column marks the rows that print as published."""
     tex = ["% ours vs published: mean ± std; diff in units of the published std;",
-           f"% n/a: published number {OFFLINE} (published.csv's source column says why)",
-           "\\begin{tabular}{llrrrr}", "\\hline",
-           "Dataset & Algorithm & Mistake rate & Published & Diff/std & Updates \\\\", "\\hline"]
-    for r in beside.itertuples(index=False):
-        d = r.mistake_rate_diff_in_std
-        tex.append(" & ".join([latex_escape(str(r.dataset)), latex_escape(str(r.algorithm)),
-                               latex_pm(r.mistake_rate_mean, r.mistake_rate_std, ".4f"),
-                               "n/a" if pd.isna(r.published_mistake_rate_mean) else
-                               latex_pm(r.published_mistake_rate_mean,
-                                        r.published_mistake_rate_std, ".4f"),
-                               "--" if pd.isna(d) else f"${d:+.2f}$",
-                               latex_pm(r.updates_mean, r.updates_std, ".1f")]) + " \\\\")
+           f"% n/a: published number {OFFLINE} (published.csv's source column says why);",
+           "% =: our mistake rate and updates print as the published ones (same digits)",
+           "\\begin{tabular}{lllrrrrrrc}", "\\hline",
+           "Dataset & Order & Algorithm & Mistake rate & Published & Diff/std & Updates & "
+           "Published & Diff/std & \\\\", "\\hline"]
+    printed = printed_equal(beside)
+    for r, equal in zip(beside.itertuples(index=False), printed):
+        cells = [latex_escape(str(r.dataset)), "--" if pd.isna(r.order) else latex_escape(r.order),
+                 latex_escape(str(r.algorithm))]
+        for m, fmt in ((col.MISTAKE_RATE, ".4f"), (col.UPDATES, ".1f")):
+            mean, std = getattr(r, f"{m}_mean"), getattr(r, f"{m}_std")
+            pub, pub_std = getattr(r, f"published_{m}_mean"), getattr(r, f"published_{m}_std")
+            diff = getattr(r, f"{m}_diff_in_std")
+            places = getattr(r, f"published_{m}_decimals", np.nan)
+            fmt = fmt if pd.isna(places) else f".{int(places)}f"   # the digits compared
+            cells += ["--" if pd.isna(mean) else latex_pm(mean, std, fmt),
+                      "n/a" if pd.isna(pub) else latex_pm(pub, pub_std, fmt),
+                      "--" if pd.isna(diff) else f"${diff:+.2f}$"]
+        cells.append("=" if equal is True else "")
+        tex.append(" & ".join(cells) + " \\\\")
     return "\n".join(tex + ["\\hline", "\\end{tabular}"])
 
 
