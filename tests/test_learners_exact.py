@@ -270,15 +270,16 @@ def test_romma_step_is_the_shortest_vector_of_its_two_constraints():
     assert slack_cases >= 3
 
 
-@pytest.mark.parametrize("params", [{}, {"alpha": 0.6, "B": 2.0, "C": 0.8}])
+@pytest.mark.parametrize("params", [{}, {"alpha": 0.6, "B": 2.0, "C": 0.8},
+                                    {"alpha": 0.7, "C": 0.5, "p": 6}])
 def test_river_alma_equals_ours_libol_variant(params):
-    """river's ALMAClassifier (no intercept) is LIBOL's rule: raw x, strict test, same k;
-    its C (the paper's) is our eta."""
+    """river's ALMAClassifier (no intercept) is LIBOL's rule: raw x, strict test, same k,
+    and LIBOL's p (margin x sqrt(p-1), step / sqrt(p-1)); its C (the paper's) is our eta."""
     from river import linear_model
 
     X, y = make_data("classification", 31, n=300)
-    full = {"alpha": 0.9, "B": 1 / 0.9, "C": 2 ** 0.5, **params}
-    model = linear_model.ALMAClassifier(p=2, **full)
+    full = {"alpha": 0.9, "B": 1 / 0.9, "C": 2 ** 0.5, "p": 2, **params}
+    model = linear_model.ALMAClassifier(**full)
     full["eta"] = full.pop("C")
     for x, label in zip(X, y > 0):
         model.learn_one({j: float(v) for j, v in enumerate(x)}, label)
@@ -286,6 +287,15 @@ def test_river_alma_equals_ours_libol_variant(params):
     trace = run(make_learner("alma", libol=True, **full), X, y)
     np.testing.assert_allclose(trace.state["w"], theirs, **TOL)
     assert trace.state["s"][0] == model.k == 1 + trace.n_updates
+
+
+def test_alma_p_is_libols_and_the_papers_p_norm_form_is_refused():
+    with pytest.raises(ValueError, match=r"ALMA: p=4 is implemented only as LIBOL's ALMA.m has "
+                                         r"it \(libol=True"):
+        make_learner("alma", p=4).validate()
+    X, y = make_data("classification", 33, n=200)
+    p2, p6 = (run(make_learner("alma", libol=True, p=p), X, y) for p in (2, 6))
+    assert p2.n_updates != p6.n_updates       # p changes the rule
 
 
 def test_alma_paper_and_libol_agree_on_unit_rows():

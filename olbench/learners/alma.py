@@ -1,4 +1,4 @@
-"""ALMA_2, the Approximate Large Margin Algorithm with p = 2."""
+"""ALMA_2, the Approximate Large Margin Algorithm with p = 2 (and LIBOL's ALMA.m with its p)."""
 
 from math import inf, sqrt
 
@@ -33,8 +33,10 @@ class ALMA(Learner, key="alma"):
     correction). Its mistakes are counted as y w.x <= 0 (LIBOL's sign(0) = +1 differs only
     on a round with w.x = 0, and the corrections do not depend on it). LIBOL's p enters only
     as gamma_k = B sqrt(p-1)/sqrt(k) and eta_k = C/(sqrt(p-1) sqrt(k)) with Euclidean norms
-    throughout -- not the p-norm ALMA_p of the paper -- so LIBOL's p = q is this learner with
-    B sqrt(q-1) and eta = C/sqrt(q-1). LIBOL's compiled ``ALMA_c`` ignores ``options.C`` and
+    throughout -- not the p-norm ALMA_p of the paper -- and ``p`` is exactly that, with
+    ``libol=True`` only (LIBOL searches p in 2, 4, ..., 10; the paper's p-norm link for p != 2
+    is not implemented: ``p`` other than 2 without ``libol`` is refused). LIBOL's compiled
+    ``ALMA_c`` ignores ``options.C`` and
     always uses C = 1.41421356237. With alpha = 1 LIBOL's strict test never fires from w = 0
     (y w.x = 0 is not < 0): that learner stays at w = 0. (Old spellings, until 0.3:
     ``variant="libol"``; ``C`` for ``eta``.)
@@ -50,17 +52,19 @@ class ALMA(Learner, key="alma"):
     display_params = ("alpha",)
     constraints = {"alpha": Interval(0, 1, low_open=True),
                    "B": Interval(0, inf, low_open=True, none_ok=True),
-                   "eta": Interval(0, inf, low_open=True), "libol": OneOf(False, True)}
+                   "eta": Interval(0, inf, low_open=True), "p": Interval(2, 1e6),
+                   "libol": OneOf(False, True)}
     bounds = (ALMA2_CORRECTIONS,)
     renamed_params = (VARIANT_SPELLING, Renamed("eta", ("C",)))
     summary = "ALMA_2: normalised margin test, step η/√k, projection on the unit ball"
     source = "Gentile 2001"
 
     def __init__(self, *, alpha: float = 0.9, B: float | None = None, eta: float = sqrt(2),
-                 libol: bool = False):
+                 p: float = 2.0, libol: bool = False):
         self.alpha = alpha
         self.B = B
         self.eta = eta
+        self.p = p
         self.libol = libol
 
     def validate(self):
@@ -68,6 +72,11 @@ class ALMA(Learner, key="alma"):
         normal float64 at k = 1 when alpha < 1: B = 5e-324 made it 0, and LIBOL's strict test
         y w.x < 0 never fired from w = 0 (no update, every round a mistake)."""
         super().validate()
+        if self.p != 2 and not self.libol:
+            raise InvalidParameterError(
+                f"ALMA: p={self.p!r} is implemented only as LIBOL's ALMA.m has it (libol=True: "
+                "p scales the margin by sqrt(p-1) and the step by 1/sqrt(p-1), with Euclidean "
+                "norms); the paper's p-norm ALMA_p (p != 2) is not implemented")
         B = 1.0 / self.alpha if self.B is None else self.B
         if self.alpha < 1 and (1.0 - self.alpha) * B < RECIPROCAL_LOW:
             raise InvalidParameterError(
@@ -81,7 +90,8 @@ class ALMA(Learner, key="alma"):
 
     def rule_params(self):
         B = 1.0 / self.alpha if self.B is None else self.B
-        return rule.Params(float(self.alpha), float(B), float(self.eta), bool(self.libol))
+        return rule.Params(float(self.alpha), float(B), float(self.eta), sqrt(self.p - 1.0),
+                           bool(self.libol))
 
     def init_state(self, d):
         return State(np.zeros(d), np.zeros((0, d)), np.ones(1))   # s[0] = k = 1

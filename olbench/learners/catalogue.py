@@ -57,6 +57,8 @@ GLOSSARY = {
     "loss": "the loss the steps descend; for online convex optimisation, the form of the "
             "losses f_t that the rows give (linear or quadratic)",
     "offset": "the polynomial kernel's offset: (x·x′ + offset)^degree",
+    "p": "ALMA's p as LIBOL's ALMA.m has it (libol=true): the margin × √(p − 1), the step "
+         "÷ √(p − 1), Euclidean norms",
     "r": "AROW's and RLS's regularisation: the step divides by x'Σx + r (RLS: the noise "
          "variance)",
     "radius": "the size of the feasible set (radius of the ball, box or l1 ball; OGD: None, "

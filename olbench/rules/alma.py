@@ -8,7 +8,9 @@ k counts corrections (k = 1 before the first); ``s[0]`` holds k. With x^ = x / |
 
 ``libol=True`` is LIBOL's ``ALMA.m`` (and river's ``ALMAClassifier``): x is not normalised and
 the test is strict, y w.x < (1 - alpha) gamma_k. A zero row cannot be normalised and gives no
-correction (LIBOL's test passes on it: k grows, w stays).
+correction (LIBOL's test passes on it: k grows, w stays). LIBOL's p enters as
+``root`` = sqrt(p - 1): gamma_k = B root / sqrt(k), eta_k = eta / (root sqrt(k)) (root = 1
+for p = 2, the only p without ``libol``; 1.0 leaves every product and quotient unchanged).
 """
 
 import math
@@ -18,13 +20,13 @@ from olbench._jit import inline
 from olbench.rules.loop import make_rule
 from olbench.rules.rows import axpy, linear_predict, project_l2_ball, sqnorm
 
-Params = namedtuple("Params", ["alpha", "B", "eta", "libol"])
+Params = namedtuple("Params", ["alpha", "B", "eta", "root", "libol"])
 
 
 @inline
 def update(params, idx, val, y, margin, w, A, s):
     k = s[0]
-    threshold = (1.0 - params.alpha) * params.B / math.sqrt(k)
+    threshold = (1.0 - params.alpha) * params.B * params.root / math.sqrt(k)
     if params.libol:
         scale = 1.0
         if not y * margin < threshold:
@@ -36,7 +38,7 @@ def update(params, idx, val, y, margin, w, A, s):
         scale = 1.0 / math.sqrt(sq)
         if not y * margin * scale <= threshold:
             return False
-    axpy(w, params.eta / math.sqrt(k) * y * scale, idx, val)
+    axpy(w, params.eta / (params.root * math.sqrt(k)) * y * scale, idx, val)
     project_l2_ball(w, 1.0)
     s[0] = k + 1.0
     return True

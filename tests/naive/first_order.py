@@ -119,12 +119,15 @@ def aromma(X, y, *, libol=False):
 SQRT2 = math.sqrt(2)
 
 
-@twin(alma=[{}, {"alpha": 0.7, "eta": 1.0}, {"libol": True}, {"alpha": 1.0, "B": 2.0}])
-def alma(X, y, *, alpha=0.9, B=None, eta=SQRT2, libol=False):
+@twin(alma=[{}, {"alpha": 0.7, "eta": 1.0}, {"libol": True}, {"alpha": 1.0, "B": 2.0},
+           {"libol": True, "p": 6.0, "alpha": 0.7, "eta": 0.5}])
+def alma(X, y, *, alpha=0.9, B=None, eta=SQRT2, p=2.0, libol=False):
     """Gentile 2001, ALMA_p with p = 2: with x^ = x/||x|| (LIBOL: x^ = x), k = 1, 2, ...:
     if y w.x^ <= (1 - alpha) B/sqrt(k) (LIBOL: <), w = (w + C/sqrt(k) y x^) / max(1, ||.||),
-    the paper's C being eta."""
-    B = 1.0 / alpha if B is None else B
+    the paper's C being eta. LIBOL's ALMA.m with its p: gamma_k = B sqrt(p-1)/sqrt(k),
+    eta_k = C/(sqrt(p-1) sqrt(k))."""
+    B = (1.0 / alpha if B is None else B) * math.sqrt(p - 1)
+    eta = eta / math.sqrt(p - 1)
     w, k = np.zeros(X.shape[1]), 1
     margins, updated = [], []
     for x, label in zip(X, y):
