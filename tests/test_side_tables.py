@@ -176,6 +176,7 @@ def test_every_study_file_the_configs_name_is_there_and_imports():
 
     assert experiment_modules() == ["experiments/libol_table/selection.py",
                                     "experiments/libol_table/published.py",
+                                    "experiments/libol_table/exact_points.py",
                                     "experiments/pa_vs_arow_outliers/outlier_heatmap.py",
                                     "experiments/textbook_sugiyama/textbook.py"]
     assert module_problems(experiment_modules()) == []
