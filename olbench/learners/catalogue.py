@@ -37,6 +37,8 @@ GLOSSARY = {
                   "classify the example right (the papers' η); φ = Φ⁻¹(confidence)",
     "decay": "IELLIP's decay of the cut depth per round (LIBOL's b)",
     "degree": "the polynomial kernel's exponent: (x·x′ + offset)^degree",
+    "delta": "the smoothing of an adaptive per-coordinate step η/(δ + √n_i) (FTRL-Proximal's "
+             "β)",
     "diagonal": "keep the covariance's diagonal only (d numbers, not d × d)",
     "diagonal_rule": "NHERD's diagonal approximation: project, exact or drop",
     "domain": "the feasible set K of the point played: ball, simplex, box or l1 ball",
@@ -51,6 +53,8 @@ GLOSSARY = {
             "learner)",
     "init_seed": "the seed of init=randn's draw (an option of every learner)",
     "kernel_type": "the kernel: gaussian, polynomial or linear",
+    "l1": "the weight λ₁ of the L1 penalty λ₁‖w‖₁: coordinates set to exactly 0",
+    "l2": "the weight λ₂ of the L2 penalty (λ₂/2)‖w‖²",
     "lam": "NORMA's regularisation λ: f shrinks by (1 − ηλ) every round",
     "libol": "behave as LIBOL's MATLAB code; each learner's docstring lists what that changes "
              "(tie rule sign(0) = +1, first step, test, typos kept)",

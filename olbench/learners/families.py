@@ -16,6 +16,43 @@ from olbench.learners.state import State, identity_blocks, square_footprint, sym
 from olbench.resources import Footprint, features
 
 
+class LossDescender(Learner):
+    """A learner that descends a per-example loss it is given (``loss``), which decides its
+    task: OGD, FTRL-Proximal. ``LOSS_TASKS`` maps each loss to the task it makes the learner
+    do (:mod:`olbench.learning_task`); a run measures the loss the learner descends (on
+    online-convex-optimisation streams, the loss suffered at the point played)."""
+
+    LOSS_TASKS: ClassVar[dict[str, str]] = {"hinge": "classification",
+                                            "logistic": "classification",
+                                            "squared": "regression"}
+
+    @property
+    def task(self):
+        return self.task_for({"loss": self.loss})
+
+    @classmethod
+    def task_for(cls, params):
+        return cls.LOSS_TASKS.get(cls._descended(params), "classification")
+
+    @classmethod
+    def _descended(cls, params) -> str:
+        """The loss a learner with ``params`` descends (its default where they leave it out)."""
+        return params["loss"] if "loss" in params else cls.param_defaults()["loss"]
+
+    @classmethod
+    def task_options(cls):
+        losses: dict[str, list[str]] = {}
+        for loss, task in cls.LOSS_TASKS.items():
+            losses.setdefault(task, []).append(loss)
+        return {task: "loss=" + " or ".join(names) for task, names in losses.items()}
+
+    @classmethod
+    def default_loss_for(cls, params) -> str:
+        # the loss it descends is the one its regret is measured in; on OCO streams that is
+        # the loss suffered at the point played (what the row defines), as for every OCO run
+        return "suffered" if cls.task_for(params) == "oco" else cls._descended(params)
+
+
 class OCOLearner(Learner):
     """Base of the online-convex-optimisation learners (task ``"oco"``): the row x_t is the
     loss f_t (:mod:`olbench.rules.oco`: ``loss="linear"`` or ``"quadratic"``), the learner

@@ -4,12 +4,12 @@ from math import inf
 
 from olbench.bounds import OGD_REGRET
 from olbench.component import Interval, OneOf
-from olbench.learners.base import Learner
+from olbench.learners.families import LossDescender
 from olbench.learners.state import vector_state
 from olbench.rules import ogd as rule
 
 
-class OGD(Learner, key="ogd"):
+class OGD(LossDescender, key="ogd"):
     """Online (sub)gradient descent on a per-example loss, optionally projected.
 
     w_{t+1} = Proj(w_t - eta_t l'(p_t, y_t) x_t), eta_t = eta (``schedule="constant"``) or
@@ -45,34 +45,7 @@ class OGD(Learner, key="ogd"):
         self.radius = radius
 
     #: the task each loss makes OGD do (olbench.learning_task)
-    LOSS_TASKS = {"hinge": "classification", "logistic": "classification",
-                  "squared": "regression", "linear": "oco", "quadratic": "oco"}
-
-    @property
-    def task(self):
-        return self.task_for({"loss": self.loss})
-
-    @classmethod
-    def task_for(cls, params):
-        return cls.LOSS_TASKS.get(cls._descended(params), "classification")
-
-    @classmethod
-    def _descended(cls, params) -> str:
-        """The loss OGD with ``params`` descends (its default where they leave it out)."""
-        return params["loss"] if "loss" in params else cls.param_defaults()["loss"]
-
-    @classmethod
-    def task_options(cls):
-        losses: dict[str, list[str]] = {}
-        for loss, task in cls.LOSS_TASKS.items():
-            losses.setdefault(task, []).append(loss)
-        return {task: "loss=" + " or ".join(names) for task, names in losses.items()}
-
-    @classmethod
-    def default_loss_for(cls, params) -> str:
-        # the loss it descends is the one its regret is measured in; on OCO streams that is
-        # the loss suffered at the point played (what the row defines), as for every OCO run
-        return "suffered" if cls.task_for(params) == "oco" else cls._descended(params)
+    LOSS_TASKS = {**LossDescender.LOSS_TASKS, "linear": "oco", "quadratic": "oco"}
 
     @property
     def moves_on_zero_rows(self):

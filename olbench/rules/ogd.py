@@ -33,18 +33,29 @@ def _step(params, idx, val, gradient, w, s):
 
 
 @inline
+def hinge_gradient(y, margin):
+    """d/dp max(0, 1 - y p): -y where y p < 1, else 0 (the subgradient 0 at the kink)."""
+    return -y if y * margin < 1.0 else 0.0
+
+
+@inline
+def logistic_gradient(y, margin):
+    """d/dp log(1 + exp(-y p)) = -y sigma(-y p), written so that exp never overflows."""
+    z = y * margin
+    if z >= 0.0:
+        e = math.exp(-z)
+        return -y * e / (1.0 + e)
+    return -y / (1.0 + math.exp(z))
+
+
+@inline
 def update_hinge(params, idx, val, y, margin, w, A, s):
-    return _step(params, idx, val, -y if y * margin < 1.0 else 0.0, w, s)
+    return _step(params, idx, val, hinge_gradient(y, margin), w, s)
 
 
 @inline
 def update_logistic(params, idx, val, y, margin, w, A, s):
-    # -y sigma(-y p), written so that exp never overflows into a NaN
-    z = y * margin
-    if z >= 0.0:
-        e = math.exp(-z)
-        return _step(params, idx, val, -y * e / (1.0 + e), w, s)
-    return _step(params, idx, val, -y / (1.0 + math.exp(z)), w, s)
+    return _step(params, idx, val, logistic_gradient(y, margin), w, s)
 
 
 @inline

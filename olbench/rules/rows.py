@@ -22,8 +22,8 @@ from olbench.rules.reductions import dense_dot, diag_quad, dot, dot_and_diag_qua
 #: the sums of a row are the blocked reductions'; the rules import them from here, with the
 #: other row operations
 __all__ = ["SQUARES_HIGH", "SQUARES_LOW", "axpy", "ball_scale", "dense_dot", "diag_quad",
-           "dot", "dot_and_diag_quad", "is_mistake", "linear_predict", "norm_from_squares",
-           "project_l2_ball", "sqnorm"]
+           "dot", "dot_and_diag_quad", "entry", "is_mistake", "linear_predict", "n_entries",
+           "norm_from_squares", "project_l2_ball", "sqnorm"]
 
 
 @inline
@@ -41,6 +41,21 @@ def axpy(w, a, idx, val):
     else:
         for k in range(idx.shape[0]):
             w[idx[k]] += a * val[k]
+
+
+@inline
+def n_entries(idx, val):
+    """How many entries a row stores: d for a dense row, its non-zeros for a CSR row. With
+    :func:`entry`, the loop of a per-coordinate rule, whose cost is then O(non-zeros)."""
+    return val.shape[0]
+
+
+@inline
+def entry(idx, val, k):
+    """The k-th stored entry of a row, ``(column, value)``, k < :func:`n_entries`."""
+    if idx is None:
+        return k, val[k]
+    return idx[k], val[k]
 
 
 @inline

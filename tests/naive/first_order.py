@@ -146,3 +146,30 @@ def alma(X, y, *, alpha=0.9, B=None, eta=SQRT2, p=2.0, libol=False):
             k += 1
         updated.append(fired)
     return result(margins, updated, w=w, s=np.array([float(k)]))
+
+
+@twin(ftrl_proximal=[{}, {"loss": "hinge", "eta": 0.5, "l1": 0.3, "l2": 0.0},
+                     {"loss": "squared", "eta": 0.1, "delta": 0.5, "l1": 0.05, "l2": 2.0}])
+def ftrl_proximal(X, y, *, loss="logistic", eta=0.05, delta=1.0, l1=0.0, l2=1.0):
+    """McMahan et al. 2013, Algorithm 1, over all coordinates at once (a zero x_i leaves
+    z_i, n_i and w_i as they were): sigma = (sqrt(n + g^2) - sqrt(n)) / eta,
+    z += g - sigma w, n += g^2, w = 0 where |z| <= l1, else
+    -(z - sgn(z) l1) / ((delta + sqrt(n)) / eta + l2)."""
+    d = X.shape[1]
+    z, n, w = np.zeros(d), np.zeros(d), np.zeros(d)
+    margins, updated = [], []
+    for x, label in zip(X, y):
+        p = w @ x
+        margins.append(p)
+        gradient = {"hinge": -label if label * p < 1 else 0.0,
+                    "logistic": -label / (1.0 + np.exp(label * p)),
+                    "squared": p - label}[loss]
+        if gradient != 0.0:
+            g = gradient * x
+            sigma = (np.sqrt(n + g * g) - np.sqrt(n)) / eta
+            z = z + g - sigma * w
+            n = n + g * g
+            w = np.where(np.abs(z) <= l1, 0.0,
+                         -(z - np.sign(z) * l1) / ((delta + np.sqrt(n)) / eta + l2))
+        updated.append(gradient != 0.0)
+    return result(margins, updated, w=w, A=np.vstack([z, n]))
