@@ -41,6 +41,14 @@ def test_a_given_w0_holds_until_a_coordinate_is_first_updated():
         assert n[untouched].tolist() == [0.0, 0.0] and w[0] != 0.4     # row 1 moved w_0
 
 
+def test_a_w0_that_no_z_can_hold_is_refused():
+    learner = make_learner("ftrl_proximal", delta=0.0, l2=0.0, init=[1.0, 0.0])
+    with pytest.raises(ValueError, match="a given w0 needs delta > 0 or l2 > 0"):
+        run(learner, np.eye(2), np.array([1.0, -1.0]))
+    zeros = run(make_learner("ftrl_proximal", delta=0.0, l2=0.0), np.eye(2), np.array([1.0, -1.0]))
+    assert np.isfinite(zeros.state["w"]).all()      # from w0 = 0 the first step is finite
+
+
 def test_a_sparse_row_touches_only_its_columns():
     """The CSR loop visits the stored entries only: the accumulators of columns no row
     has stay exactly 0, and dense and CSR runs agree bit for bit."""

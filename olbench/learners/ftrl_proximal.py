@@ -67,6 +67,9 @@ class FTRLProximal(LossDescender, key="ftrl_proximal"):
         super().reset(d)
         w, z = self.state_.w, self.state_.A[0]
         denominator = self.delta / self.eta + self.l2
+        if denominator == 0.0 and w.any():
+            raise ValueError("FTRLProximal: a given w0 needs delta > 0 or l2 > 0: with both 0 "
+                             "the step before any gradient is infinite and no z gives w0")
         for i in np.flatnonzero(w):
             z[i] = -(w[i] * denominator + copysign(self.l1, w[i]))
         return self
