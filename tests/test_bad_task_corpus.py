@@ -66,7 +66,8 @@ TASK_CASES = {
         lambda tmp: run(make_learner("eg"), make_stream("linear_regression", n=50)),
         r"learner eg does online convex optimisation .* but stream linear_regression is a "
         r"regression stream \(rows of features, real targets\); learners for regression: "
-        r"arow_regression, kernel_pa_regression, kernel_rls, ogd \(loss=squared\)"),
+        r"arow_regression, ftrl_proximal \(loss=squared\), kernel_pa_regression, kernel_rls, "
+        r"ogd \(loss=squared\)"),
     "kernel rls on a classification file": (
         lambda tmp: run(make_learner("kernel_rls"), _svmlight(tmp, "classification")),
         r"learner kernel_rls does regression but stream libsvm " + CLASSIFICATION
