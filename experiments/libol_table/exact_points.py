@@ -86,7 +86,6 @@ def sweep(inputs: SectionInputs) -> pd.DataFrame:
     """One row per (stream in LIBOL's orders, searched algorithm, grid point): its statistics
     over the table's seeds, whether the selection chose it, and whether it prints as the
     published row (None where nothing is published)."""
-    from olbench.component import parse_name
     from olbench.names import drop_param
 
     table = published.read_published(module_path(inputs.options["file"]))
@@ -97,10 +96,10 @@ def sweep(inputs: SectionInputs) -> pd.DataFrame:
         (stream_spec,) = component_specs("stream", grid["streams"])
         if stream_spec.get("order") != ORDER:
             continue
-        orders = [build({**stream_spec, "seed": int(s)}).materialize()
-                  for s in inputs.options["seeds"]]
-        stream = drop_param(build({**stream_spec, "seed": int(inputs.options["seeds"][0])}).name)
-        dataset = str(parse_name(stream)[1].get("name", stream))
+        streams = [build({**stream_spec, "seed": int(s)}) for s in inputs.options["seeds"]]
+        orders = [s.materialize() for s in streams]
+        stream = drop_param(streams[0].name)     # as the selection table names it
+        dataset = published.dataset_of(stream)
         for entry in grid["learners"]:
             (spec,) = component_specs("learner", [entry])
             algorithm = names.get(build(spec).name)

@@ -79,18 +79,19 @@ def read_published(path: str | Path) -> pd.DataFrame:
     path = Path(path)
     if not path.is_file():
         raise FileNotFoundError(f"published numbers: no file {path}")
-    text = pd.read_csv(path, comment="#", dtype=str)
-    table = pd.read_csv(path, comment="#")
+    text = pd.read_csv(path, comment="#", dtype=str)   # as printed: its digits are compared
     missing = [c for c in (*REQUIRED, *(f"{m}_{s}" for m in METRICS for s in ("mean", "std")))
-               if c not in table]
+               if c not in text]
     if missing:
         raise ValueError(f"{path}: missing columns {missing}")
-    for column in table.columns.difference(REQUIRED):
-        bad = pd.to_numeric(table[column], errors="coerce").isna() & table[column].notna()
+    table = text.copy()
+    for column in text.columns.difference(REQUIRED):
+        table[column] = pd.to_numeric(text[column], errors="coerce")
+        bad = table[column].isna() & text[column].notna()
         if bad.any():
             line = int(np.flatnonzero(bad)[0]) + 2   # header is line 1
             raise ValueError(f"{path}: column {column} is not a number: "
-                             f"{table[column][bad].iloc[0]!r} (row {line})")
+                             f"{text[column][bad].iloc[0]!r} (row {line})")
     for m in METRICS:
         table[f"{m}_decimals"] = [max(decimals(a), decimals(b)) if not pd.isna(a) else np.nan
                                   for a, b in zip(text[f"{m}_mean"], text[f"{m}_std"])]
