@@ -52,8 +52,9 @@ TASK_CASES = {
     "ons on a separable stream": (
         lambda tmp: run(make_learner("ons"), make_stream("separable", n=50, d=3)),
         r"learner ons does online convex optimisation \(task oco: each row is a loss\) but "
-        r"stream separable " + CLASSIFICATION + r"; learners for classification: alma, .*"
-        r"ogd \(loss=hinge or logistic\)"),
+        r"stream separable " + CLASSIFICATION + r"; learners for classification: adagrad "
+        r"\(loss=hinge or logistic\), alma, .*ogd \(loss=hinge or logistic\), pa, pegasos .*"
+        r"truncated_gradient \(loss=hinge or logistic\)"),
     "romma on an experts stream": (
         lambda tmp: run(make_learner("romma"), make_stream("experts", n=50)),
         r"learner romma does classification but stream experts " + OCO + r"; learners for "
@@ -66,8 +67,10 @@ TASK_CASES = {
         lambda tmp: run(make_learner("eg"), make_stream("linear_regression", n=50)),
         r"learner eg does online convex optimisation .* but stream linear_regression is a "
         r"regression stream \(rows of features, real targets\); learners for regression: "
-        r"arow_regression, ftrl_proximal \(loss=squared\), kernel_pa_regression, kernel_rls, "
-        r"ogd \(loss=squared\)"),
+        r"adagrad \(loss=squared\), arow_regression, fobos \(loss=squared\), ftrl_proximal "
+        r"\(loss=squared\), kernel_pa_regression, kernel_rls, ogd \(loss=squared\), pa_regression, "
+        r"pegasos \(loss=squared\), rda \(loss=squared\), rls, truncated_gradient "
+        r"\(loss=squared\)"),
     "kernel rls on a classification file": (
         lambda tmp: run(make_learner("kernel_rls"), _svmlight(tmp, "classification")),
         r"learner kernel_rls does regression but stream libsvm " + CLASSIFICATION

@@ -40,8 +40,9 @@ def test_a_learners_parameters_carry_its_declared_constraints():
     assert listing("learner").count("\nlearner=") + 1 == len(Learner.registry.keys())
 
 
-@pytest.mark.parametrize("spec, error", [("lerner", "unknown group 'lerner'"),
-                                         ("learner=pq", "unknown learner 'pq'; known: alma")])
+@pytest.mark.parametrize("spec, error", [
+    ("lerner", "unknown group 'lerner'"),
+    ("learner=pq", "unknown learner 'pq'; known: adagrad, alma")])
 def test_listing_an_unknown_group_or_choice_says_what_exists(spec, error):
     with pytest.raises(ValueError, match=error):
         listing(spec)

@@ -32,6 +32,8 @@ GLOSSARY = {
     "b": "NAROW's threshold: r_t = χ/(bχ − 1) when bχ > 1 (χ = x'Σx), else no matrix update",
     "beta": "the weighted majority's penalty: a mistaken expert's weight is multiplied by beta",
     "budget": "the number of support vectors kept",
+    "composite": "how AdaGrad takes its L1 term: mirror_descent (a proximal step from w_t) or "
+                 "dual_averaging (w from the average gradient)",
     "c": "IELLIP's initial cut depth: c_t = c·decay^(t−1)",
     "confidence": "the probability with which a weight vector drawn from the Gaussian must "
                   "classify the example right (the papers' η); φ = Φ⁻¹(confidence)",
@@ -43,10 +45,14 @@ GLOSSARY = {
     "diagonal_rule": "NHERD's diagonal approximation: project, exact or drop",
     "domain": "the feasible set K of the point played: ball, simplex, box or l1 ball",
     "epsilon": "the width of the ε-insensitive loss (regression)",
+    "enhancement": "the enhanced L1-RDA's ρ: the threshold on the average gradient is "
+                   "l1 + ρ/(η√t)",
     "eta": "the step size (learning rate); with a decreasing schedule its scale, η/√t "
            "(ALMA: η/√k at correction k)",
     "exp_concavity": "α of α-exp-concave losses (ONS's step is set by it)",
     "form": "CW's constraint: stdev (exact convex CW) or variance",
+    "gravity": "truncated gradient's g: every `period` rounds the weights within theta move "
+               "η·period·g towards 0",
     "h": "the Gaussian kernel's width: exp(−‖x − x′‖²/(2h²))",
     "horizon": "the number of rounds Hedge is told to expect (schedule=horizon)",
     "init": "the starting w₀: zeros, randn (N(0, I)) or a given vector (an option of every "
@@ -63,6 +69,8 @@ GLOSSARY = {
     "offset": "the polynomial kernel's offset: (x·x′ + offset)^degree",
     "p": "ALMA's p as LIBOL's ALMA.m has it (libol=true): the margin × √(p − 1), the step "
          "÷ √(p − 1), Euclidean norms",
+    "period": "truncated gradient's K: it truncates every `period` rounds",
+    "project": "Pegasos's optional step: scale w back onto the ball of radius 1/√l2",
     "r": "AROW's and RLS's regularisation: the step divides by x'Σx + r (RLS: the noise "
          "variance)",
     "radius": "the size of the feasible set (radius of the ball, box or l1 ball; OGD: None, "
@@ -72,7 +80,11 @@ GLOSSARY = {
     "ridge": "the weight of the identity in SOP's (ridge·I + Σ xx')⁻¹ (the paper's a)",
     "schedule": "how the step size changes over the rounds",
     "seed": "the seed of the learner's own random draws (the budget perceptron's evictions)",
+    "theta": "truncated gradient's θ: only weights with |w_j| ≤ theta are truncated (None: "
+             "all)",
     "tau": "NORMA's window: the terms of the last tau rounds are kept (its budget)",
+    "truncation": "truncated gradient's step on small weights: gravity (pull towards 0) or "
+                  "rounding (set to 0)",
     "variant": "which of PA's three updates: pa, pa1 (PA-I) or pa2 (PA-II)",
 }
 

@@ -6,7 +6,7 @@ advice of :func:`covariance_advice`, for any learner keeping a d x d matrix).
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -51,6 +51,52 @@ class LossDescender(Learner):
         # the loss it descends is the one its regret is measured in; on OCO streams that is
         # the loss suffered at the point played (what the row defines), as for every OCO run
         return "suffered" if cls.task_for(params) == "oco" else cls._descended(params)
+
+
+class LazyLearner(LossDescender):
+    """A loss descender whose regularised steps are applied lazily, per coordinate, when a row
+    reads it (:mod:`olbench.rules.lazy`): a round costs O(non-zeros). ``lazy_rules`` is its
+    rule module (``RULE``, and ``catch_up``, which writes every coordinate's current value
+    into ``w`` after a run); ``coordinate_rows`` the rows of per-coordinate numbers in ``A``.
+    """
+
+    lazy_rules: ClassVar[Any]
+    coordinate_rows: ClassVar[int] = 2
+    #: the row of ``A`` holding each coordinate's anchor, where a given w0 is written; None
+    #: for a dual-averaging rule, whose first point is the regulariser's minimiser, 0
+    anchor_row: ClassVar[int | None] = 0
+
+    def validate(self) -> None:
+        super().validate()
+        if self.anchor_row is None and not is_zeros(getattr(self, "init", "zeros")):
+            raise ValueError(f"{type(self).__name__}: init={init_label(self.init)!r} does not "
+                             f"apply: a dual-averaging rule's first point is its "
+                             f"regulariser's minimiser, w_1 = 0, and every later point is "
+                             f"computed from the gradients alone")
+
+    def reset(self, d: int):
+        super().reset(d)
+        if self.anchor_row is not None:
+            self.state_.A[self.anchor_row] = self.state_.w   # w0 is the anchor of round 0
+        return self
+
+    def rule(self):
+        return self._lazy()[0]
+
+    def _lazy(self):
+        """(the compiled rule, its catch-up): the rule module's ``RULE`` and ``catch_up``."""
+        return self.lazy_rules.RULE, self.lazy_rules.catch_up
+
+    def init_state(self, d):
+        return State(np.zeros(d), np.zeros((self.coordinate_rows, d)), np.zeros(3))
+
+    def _finalize(self) -> None:
+        self._lazy()[1](self.rule_params(), *self.state_)
+
+    def footprint(self, n, d, nnz=None):
+        vectors = 1 + self.coordinate_rows      # w and A, and the exported copy of each
+        return Footprint(8.0 * (2 * vectors * d + 16), f"{vectors} vectors of d numbers",
+                         features(d))
 
 
 class OCOLearner(Learner):

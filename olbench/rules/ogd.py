@@ -48,6 +48,22 @@ def logistic_gradient(y, margin):
     return -y / (1.0 + math.exp(z))
 
 
+#: the losses a rule may take as a number in its Params (``params.loss``), so that one
+#: compiled rule serves all three: :func:`loss_gradient`
+LOSS_CODES = {"hinge": 0, "logistic": 1, "squared": 2}
+
+
+@inline
+def loss_gradient(code, y, margin):
+    """dl/dp at p = ``margin`` for the loss of :data:`LOSS_CODES` ``code``: hinge,
+    logistic, or squared (1/2)(p - y)^2."""
+    if code == 0:
+        return hinge_gradient(y, margin)
+    if code == 1:
+        return logistic_gradient(y, margin)
+    return margin - y
+
+
 @inline
 def update_hinge(params, idx, val, y, margin, w, A, s):
     return _step(params, idx, val, hinge_gradient(y, margin), w, s)
