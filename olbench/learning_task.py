@@ -25,7 +25,8 @@ losses in [0, 1] of Hedge and the weighted majority).
 >>> print(learner_mismatch(make_learner("hedge"), make_stream("separable")))  # doctest: +ELLIPSIS
 learner hedge does online convex optimisation (task oco: each row is a loss) but stream \
 separable is a classification stream (rows of features, labels in {-1, +1}); learners for \
-classification: alma, aromma, arow, ..., ogd (loss=hinge or logistic), ...
+classification: adagrad (loss=hinge or logistic), alma, aromma, arow, ..., ogd (loss=hinge or \
+logistic), ...
 """
 
 from __future__ import annotations

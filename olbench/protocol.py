@@ -59,6 +59,9 @@ class Trace:
     n_features: int = 0
     time_rows: np.ndarray = field(default_factory=lambda: np.zeros(0, int), repr=False)
     time_cum: np.ndarray = field(default_factory=lambda: np.zeros(0), repr=False)
+    #: the number of non-zero weights at the same points as ``time_cum`` (NaN where the
+    #: learner's w is not a weight vector: :meth:`Learner.nonzero_weights`)
+    nonzero_cum: np.ndarray = field(default_factory=lambda: np.zeros(0), repr=False)
 
     @property
     def loss_name(self) -> str:
@@ -106,6 +109,13 @@ class Trace:
         t = np.asarray(t)
         return self.time_cum[np.minimum(np.searchsorted(self.time_rows, t, side="left"),
                                         self.time_cum.size - 1)]
+
+    def nonzero_at(self, t: Any) -> np.ndarray:
+        """The number of non-zero weights after round(s) t: exact at the ``checkpoints``
+        given to :func:`run` and at chunk ends, otherwise that of the next such point."""
+        t = np.asarray(t)
+        return self.nonzero_cum[np.minimum(np.searchsorted(self.time_rows, t, side="left"),
+                                           self.nonzero_cum.size - 1)]
 
     def loss(self, name: str | Loss, **loss_params: Any) -> np.ndarray:
         """Per-round values of any loss, evaluated after the fact from the margins."""
@@ -265,6 +275,7 @@ def run(learner, X: Any, y: Any = None, *, loss: str | Loss | None = None,
     elapsed, offset = 0.0, 0
     time_rows: list[int] = []
     time_cum: list[float] = []
+    nonzero: list[float] = []
     for X_chunk, y_chunk in _chunks(X, y, chunk_size, labelled=task != "oco"):
         X_chunk = as_features(X_chunk, offset=offset,
                               check_finite=not learner.non_finite_rows_show_in_output)
@@ -303,6 +314,7 @@ def run(learner, X: Any, y: Any = None, *, loss: str | Loss | None = None,
             if stopped >= 0:
                 _non_finite_output(learner, X_chunk, offset, offset + begin + stopped)
             time_rows.append(offset + end), time_cum.append(elapsed)
+            nonzero.append(learner.nonzero_weights())
             begin = end
         margins.append(m), ys.append(y_chunk), updated.append(u)
         offset += n_rows
@@ -322,7 +334,7 @@ def run(learner, X: Any, y: Any = None, *, loss: str | Loss | None = None,
                  loss_fn=loss_fn, time_s=elapsed,
                  state=learner.export_state(),
                  n_features=learner.n_features_, time_rows=np.array(time_rows),
-                 time_cum=np.array(time_cum))
+                 time_cum=np.array(time_cum), nonzero_cum=np.array(nonzero, dtype=float))
 
 
 def predict(learner, X: Any) -> np.ndarray:

@@ -52,6 +52,7 @@ REGRET = "regret"
 COMPARATOR_MISTAKES = "comparator_mistakes"
 MISTAKE_REGRET = "mistake_regret"
 COMPARATOR_SKIP = "comparator_skip_reason"
+NONZERO_WEIGHTS = "nonzero_weights"
 TIME_S = "time_s"
 WALL_S = "wall_s"
 # ----------------------------------------------------------------------- per bound
@@ -123,6 +124,9 @@ COLUMNS = {
                    "for Hedge on losses in [0, 1], G D t for OGD); empty when unknown",
     BOUND_VACUOUS: "True when bound >= trivial_bound: the bound cannot bind at t (it holds "
                    "whatever the learner does); empty when trivial_bound is",
+    NONZERO_WEIGHTS: "how many of the d weights the learner predicts with after round t are "
+                     "not 0 (its sparsity; kernel learners, whose w holds coefficients: "
+                     "empty)",
     TIME_S: "cumulative wall time of the compiled loop up to t (s)",
     WALL_S: "wall time of the whole task: stream, run, comparators, metrics (s)",
     CLEAN_MISTAKES: "cumulative mistakes against the noise-free labels (noisy streams)",
@@ -159,7 +163,7 @@ LEADING_COLUMNS = [EXPERIMENT, RUN_ID, STATUS, SEED, STREAM, LEARNER, COMPARATOR
                    CUM_LOSS, AVG_LOSS, MISTAKES, MISTAKE_RATE, UPDATES, COMPARATOR_LOSS, REGRET,
                    COMPARATOR_MISTAKES, MISTAKE_REGRET, COMPARATOR_SKIP,
                    BOUND_NAME, QUANTITY, BOUND, OBSERVED, RATIO, BOUND_HOLDS, SKIP_REASON,
-                   TRIVIAL_BOUND, BOUND_VACUOUS, TIME_S, WALL_S]
+                   TRIVIAL_BOUND, BOUND_VACUOUS, NONZERO_WEIGHTS, TIME_S, WALL_S]
 
 #: prefixes of the parameter columns (``stream_<param>``, ``learner_<param>``)
 PARAM_PREFIXES = ("stream_", "learner_")

@@ -144,11 +144,11 @@ def test_streamed_fits_are_cached_by_fingerprint_and_checkpoints(tmp_path):
 
 
 # ----------------------------------------------------------------------------- the runs
-@pytest.mark.parametrize("key", ["perceptron", "arow", "kernel_perceptron"])
+@pytest.mark.parametrize("key", ["perceptron", "arow", "kernel_perceptron", "fobos"])
 def test_a_streamed_run_sums_are_those_of_the_whole_run(tmp_path, key):
     """Chunk by chunk (the state carried across calls of olbench.run), the learner makes the
     same predictions as in one run over all the rows: the sums at the checkpoints are equal
-    bit for bit, and so is the final state."""
+    bit for bit, and so are the final state and the non-zero weights at the checkpoints."""
     write(tmp_path / "data.svm", n=1000)
     stream = Svmlight(path=str(tmp_path / "data.svm"))
     ks = np.array([1, 2, 299, 300, 301, 650, 1000])
@@ -160,6 +160,8 @@ def test_a_streamed_run_sums_are_those_of_the_whole_run(tmp_path, key):
     np.testing.assert_array_equal(summary.cum_updates, np.cumsum(whole.updated)[ks - 1])
     np.testing.assert_array_equal(summary.state["w"], whole.state["w"])
     assert summary.n == 1000 and np.all(np.diff(summary.time_at(ks)) >= 0)
+    marked = run(make_learner(key), *stream.materialize(), checkpoints=ks)
+    np.testing.assert_array_equal(summary.nonzero_at(ks), marked.nonzero_at(ks))
 
 
 def _grid(path, learners, comparators, task="classification", seeds=(0,)):

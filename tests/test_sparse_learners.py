@@ -165,3 +165,35 @@ def test_bad_parameters_are_refused_by_name(key, bad):
     (name, value), = bad.items()
     with pytest.raises(ValueError, match=rf"invalid {name}="):
         make_learner(key, **bad).validate()
+
+
+def test_nonzero_weights_at_a_checkpoint_are_those_of_the_run_stopped_there():
+    X, y = _sparse_stream(n=300, d=600, per_row=6, seed=9)
+    learner = make_learner("fobos", eta=0.5, l1=0.02)
+    trace = run(learner.clone(), X, y, checkpoints=[40, 120, 300], chunk_size=100)
+    counts = [np.count_nonzero(run(learner.clone(), X[:k], y[:k]).state["w"])
+              for k in (40, 120, 300)]
+    assert trace.nonzero_at([40, 120, 300]).tolist() == counts
+    assert counts[0] < counts[-1] < X.shape[1]   # grows, and l1 keeps some at 0
+    kernel = run(make_learner("kernel_perceptron"), X[:20].toarray(), y[:20], checkpoints=[10])
+    assert np.isnan(kernel.nonzero_at(10))        # its w holds coefficients, not weights
+
+
+def test_the_results_table_has_the_nonzero_weights_of_every_checkpoint(tmp_path):
+    import olbench
+    from olbench import schema as col
+
+    results = olbench.run_experiment(learner="rda", stream="separable", seeds=[0],
+                                     output_dir=tmp_path, figures=False, n_jobs=1, quiet=True,
+                                     comparators=False, bounds=False,
+                                     **{"stream.n": 400, "stream.d": 30, "learner.l1": 0.05,
+                                        "run.checkpoints": 5})
+    table = results.table.sort_values(col.T)
+    assert table[col.T].tolist() == [1, 4, 20, 89, 400]
+    from olbench.streams import make_stream
+
+    seed = int(table[col.STREAM].iloc[0].split("seed=")[1].split(",")[0])   # the run's child
+    X, y = make_stream("separable", n=400, d=30, seed=seed).materialize()
+    expected = [np.count_nonzero(run(make_learner("rda", l1=0.05), X[:k], y[:k]).state["w"])
+                for k in table[col.T]]
+    assert table[col.NONZERO_WEIGHTS].tolist() == expected

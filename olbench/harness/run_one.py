@@ -100,6 +100,7 @@ def _measured(task: Task, ident: dict[str, Any], prebuilt: Prebuilt) -> pd.DataF
         rows = metrics_table(trace, learner=learner, meta=meta, fits=fits, checkpoints=ks,
                              bounds=task.bounds)
     rows[col.TIME_S] = trace.time_at(rows[col.T].to_numpy())
+    rows[col.NONZERO_WEIGHTS] = trace.nonzero_at(rows[col.T].to_numpy())
     rows[col.STATUS] = col.OK
     ident.update({col.STREAM_N: meta.n, col.STREAM_D: meta.d, col.STREAM_RADIUS: meta.radius,
                   col.STREAM_MARGIN: meta.margin, col.STREAM_FINGERPRINT: meta.fingerprint})

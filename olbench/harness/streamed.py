@@ -226,6 +226,7 @@ class StreamSummary:
     cum_mistakes: np.ndarray | None
     cum_updates: np.ndarray
     times: np.ndarray
+    nonzero: np.ndarray
     state: dict[str, np.ndarray]
     n: int
     n_features: int
@@ -238,6 +239,11 @@ class StreamSummary:
         if np.any(idx >= len(self.checkpoints)) or np.any(self.checkpoints[idx] != t):
             raise ValueError("a streamed run keeps its times at its checkpoints only")
         return self.times[idx]
+
+    def nonzero_at(self, t: Any) -> np.ndarray:
+        """The number of non-zero weights after rounds ``t``, which must be checkpoints."""
+        self.time_at(t)                                  # the same check
+        return self.nonzero[np.searchsorted(self.checkpoints, np.asarray(t))]
 
 
 def run_streamed(learner, stream, *, loss: str | None = None, checkpoints,
@@ -254,7 +260,7 @@ def run_streamed(learner, stream, *, loss: str | None = None, checkpoints,
 
     ks = np.unique(np.asarray(checkpoints, dtype=np.int64))
     sums = RunningSums(ks)
-    times = np.zeros(len(ks))
+    times, nonzero = np.zeros(len(ks)), np.zeros(len(ks))
     elapsed, trace = 0.0, None
     chunks = stream.chunks(chunk_size) if chunk_size else stream.chunks()
     for X, y in chunks:
@@ -272,6 +278,7 @@ def run_streamed(learner, stream, *, loss: str | None = None, checkpoints,
             raise ValueError(f"rounds {before + 1}-{before + rows} (one chunk; rows counted "
                              f"from its first): {error}") from error
         times[inside] = elapsed + trace.time_at(ks[inside] - before)
+        nonzero[inside] = trace.nonzero_at(ks[inside] - before)
         elapsed += trace.time_s
         counts = {"mistakes": trace.mistakes} if trace.task == "classification" else {}
         sums.add(loss=trace.losses, updates=trace.updated, **counts)
@@ -282,5 +289,5 @@ def run_streamed(learner, stream, *, loss: str | None = None, checkpoints,
     return StreamSummary(learner=trace.learner, task=trace.task, tie=trace.tie,
                          loss_name=trace.loss_name, checkpoints=ks, cum_loss=sums.at["loss"],
                          cum_mistakes=sums.at.get("mistakes"), cum_updates=sums.at["updates"],
-                         times=times, state=trace.state, n=sums.rounds,
+                         times=times, nonzero=nonzero, state=trace.state, n=sums.rounds,
                          n_features=trace.n_features)

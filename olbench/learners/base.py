@@ -211,6 +211,11 @@ class Learner(Traits, Component):
         """The meaningful part of ``A``, as a new array (without its scratch rows)."""
         return self.state_.A.copy()
 
+    def nonzero_weights(self) -> float:
+        """How many of the weights w the learner predicts with are not 0 now (NaN where w is
+        not a weight vector over the features: a kernel learner's coefficients)."""
+        return float(np.count_nonzero(self.state_.w))
+
     def state_nbytes(self) -> int:
         """The bytes of the state held now (0 before any data)."""
         if not self.is_initialised:

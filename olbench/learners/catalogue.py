@@ -5,7 +5,7 @@ Each learner declares its row (``summary``, ``source``: :mod:`olbench.learners.t
 holds the README to :func:`learner_table` and :func:`parameter_glossary`, and every
 parameter of every registered learner to an entry of the glossary, so neither can drift.
 
->>> print(learner_table().splitlines()[2])
+>>> print(learner_table().splitlines()[3])
 | `alma` | ALMA_2: normalised margin test, step η/√k, projection on the unit ball | Gentile 2001 |
 >>> print(parameter_glossary().splitlines()[2][:45])
 | `a` | the initial covariance Σ₀ = a·I of a

@@ -93,6 +93,10 @@ class LazyLearner(LossDescender):
     def _finalize(self) -> None:
         self._lazy()[1](self.rule_params(), *self.state_)
 
+    def nonzero_weights(self) -> float:
+        self._finalize()       # reads every coordinate; the trajectory never reads w
+        return super().nonzero_weights()
+
     def footprint(self, n, d, nnz=None):
         vectors = 1 + self.coordinate_rows      # w and A, and the exported copy of each
         return Footprint(8.0 * (2 * vectors * d + 16), f"{vectors} vectors of d numbers",

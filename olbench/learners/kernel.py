@@ -72,6 +72,9 @@ class KernelLearner(Learner):
     def moves_on_zero_rows(self) -> bool:
         return self.kernel_type != "linear"   # k(0, 0) != 0: x = 0 is a point like any other
 
+    def nonzero_weights(self) -> float:
+        return float("nan")           # w holds the support vectors' coefficients
+
     @property
     def numeric_hint(self) -> str:
         """What must stay within float64 (olbench.breakdown): with the polynomial kernel,

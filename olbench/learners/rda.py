@@ -26,7 +26,7 @@ class RDA(LazyLearner, key="rda"):
     >>> from olbench import run
     >>> X = np.array([[1.0, 0.0], [0.0, 2.0]]); y = np.array([1, -1])
     >>> run(RDA(eta=1.0, l1=0.25), X, y).state["w"].tolist()   # gbar = (-1/2, 1), t = 2
-    [0.3535533905932738, -1.0606601717247024]
+    [0.3535533905932738, -1.0606601717798214]
     """
 
     summary = ("L1-RDA: w from the average gradient, 0 where its size is ≤ l1 (+ ρ/(η√t), "
