@@ -197,3 +197,15 @@ def test_the_results_table_has_the_nonzero_weights_of_every_checkpoint(tmp_path)
     expected = [np.count_nonzero(run(make_learner("rda", l1=0.05), X[:k], y[:k]).state["w"])
                 for k in table[col.T]]
     assert table[col.NONZERO_WEIGHTS].tolist() == expected
+
+
+def test_pegasos_forgets_a_given_w0_after_its_first_prediction():
+    """The first step shrinks w_1 by 1 - eta_1 l2 = 0: from a given w0, only the first
+    margin differs from a run from 0 (the rule clears v then, which a run from 0 skips)."""
+    X, y = _sparse_stream(n=200, d=50, per_row=5, seed=11)
+    w0 = np.linspace(-1.0, 1.0, 50)
+    given = run(make_learner("pegasos", l2=0.1, init=w0), X, y)
+    zero = run(make_learner("pegasos", l2=0.1), X, y)
+    assert given.margins[0] == pytest.approx(X[0].toarray().ravel() @ w0, rel=1e-15)
+    np.testing.assert_array_equal(given.margins[1:], zero.margins[1:])
+    np.testing.assert_array_equal(given.state["w"], zero.state["w"])

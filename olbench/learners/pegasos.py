@@ -50,9 +50,11 @@ class Pegasos(LazyLearner, key="pegasos"):
         return rule.Params(LOSS_CODES[self.loss], float(self.l2), bool(self.project))
 
     def init_state(self, d):
-        return State(np.zeros(d), np.zeros((1, d)), np.array([0.0, 1.0, 0.0]))   # a = 1
+        # t, the scale a = 1, ||v||^2, whether v may hold a given w0
+        return State(np.zeros(d), np.zeros((1, d)), np.array([0.0, 1.0, 0.0, 0.0]))
 
     def reset(self, d: int):
         super().reset(d)
-        self.state_.s[2] = float(self.state_.w @ self.state_.w)   # ||v||^2 of a given w0
+        w0 = self.state_.w
+        self.state_.s[2:4] = float(w0 @ w0), float(w0.any())     # ||v||^2, v holds w0
         return self

@@ -9,8 +9,10 @@ Round t, eta_t = 1 / (l2 t), g = l'(p_t) (hinge in the paper)::
 w = a v, a scalar times a vector (``s[1]``, ``A[0]``), so that the shrink and the
 projection, which move every coordinate, are one multiplication of a; ``s[2]`` = ||v||^2, kept
 up to date from the coordinates each step changes, gives ||w|| = |a| sqrt(s[2]). At t = 1 the
-shrink is 1 - 1 = 0: v is cleared (once, O(d)) and a set to 1. When a falls below 1e-100, v
-is multiplied by it and a set to 1 (an O(d) pass), so nothing underflows. ``s[0]`` = rounds.
+shrink is 1 - 1 = 0: a is set to 1 and v cleared (once, O(d)) if it may hold a given w0
+(``s[3]`` = 1), so that a run from w0 = 0 costs O(non-zeros) from its first round. When a
+falls below 1e-100, v is multiplied by it and a set to 1 (an O(d) pass), so nothing
+underflows. ``s[0]`` = rounds.
 """
 
 import math
@@ -49,7 +51,9 @@ def update(params, idx, val, y, margin, w, A, s):
     step = 1.0 / (params.l2 * s[0])
     s[1] *= 1.0 - step * params.l2
     if s[1] == 0.0:                  # t = 1: w_{3/2} forgets w_1
-        _fold(A, s, 0.0)
+        if s[3] != 0.0:
+            _fold(A, s, 0.0)
+            s[3] = 0.0
         s[1] = 1.0
     if gradient != 0.0:
         c = -step * gradient / s[1]

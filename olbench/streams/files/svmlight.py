@@ -20,6 +20,7 @@ import scipy.sparse as sp
 from olbench.component import Interval, OneOf
 from olbench.streams.files.blocks import read_blocks
 from olbench.streams.files.text import Scan, TextFile
+from olbench.streams.hashing import hash_columns
 
 _SVMLIGHT_HINTS = {
     "need more than 1 value to unpack": "expected 'index:value' pairs after the label",
@@ -41,21 +42,33 @@ class Svmlight(TextFile, key="libsvm"):
     unless ``positive_label`` is given; multiclass files need ``positive_label``
     (one-vs-rest, or one-vs-one with ``negative_label``). ``task="regression"`` keeps the
     targets. ``meta.extra`` has ``labels_seen``, ``positive_label``, ``zero_based``, ``path``.
+
+    ``hash_features``: d, the number of buckets the feature indices are hashed into (with a
+    sign each: :mod:`olbench.streams.hashing`), whatever the indices in the file; for files
+    whose indices exceed the d a run can hold (10^9 hashed features of click logs). None (the
+    default): no hashing, column j is feature j.
     """
 
     constraints = {**TextFile.constraints,
                    "n_features": Interval(1, math.inf, integer=True, none_ok=True),
-                   "zero_based": OneOf("auto", True, False)}
+                   "zero_based": OneOf("auto", True, False),
+                   "hash_features": Interval(1, 2**31 - 1, integer=True, none_ok=True)}
 
     def __init__(self, *, path: str, n_features: int | None = None, zero_based: Any = "auto",
                  positive_label: Any = None, negative_label: Any = None,
                  task: str = "classification", order: str = "file", seed: int = 0,
-                 normalize: bool = False, standardize: bool = False, bias: bool = False):
+                 normalize: bool = False, standardize: bool = False, bias: bool = False,
+                 hash_features: int | None = None):
         self.path, self.n_features, self.zero_based = path, n_features, zero_based
+        self.hash_features = hash_features
         self.positive_label, self.negative_label, self.task = positive_label, negative_label, task
         self.order, self.seed = order, seed
         self.normalize, self.standardize, self.bias = normalize, standardize, bias
         self.validate()
+        if hash_features is not None and n_features is not None:
+            raise ValueError(f"libsvm: give n_features={n_features!r} or "
+                             f"hash_features={hash_features!r}, not both: hashing sets the "
+                             f"dimension to hash_features whatever the file's indices")
 
     def _parse(self, block: bytes):
         from sklearn.datasets import load_svmlight_file
@@ -89,12 +102,15 @@ class Svmlight(TextFile, key="libsvm"):
         zero_based = (scan.min_index == 0) if self.zero_based == "auto" else self.zero_based
         scan.col_offset = 0 if zero_based else 1
         inferred = max(scan.n_columns - scan.col_offset, 0)
+        scan.extra.update(zero_based=bool(zero_based), n_features_inferred=inferred)
+        if self.hash_features is not None:
+            scan.d = int(self.hash_features)
+            return
         if self.n_features is not None and inferred > self.n_features:
             raise self._locate_index(scan, int(self.n_features))
         scan.d = int(self.n_features) if self.n_features is not None else inferred
         if scan.d == 0:
             raise ValueError(f"{self._path()}: no feature in the file; pass n_features")
-        scan.extra.update(zero_based=bool(zero_based), n_features_inferred=inferred)
 
     def _locate_index(self, scan: Scan, n_features: int) -> ValueError:
         limit = n_features + scan.col_offset
@@ -109,6 +125,10 @@ class Svmlight(TextFile, key="libsvm"):
         return ValueError(f"{self._path()}: an index exceeds n_features={n_features}")
 
     def _columns(self, scan: Scan, X_raw):
+        if self.hash_features is not None:
+            shifted = sp.csr_matrix((X_raw.data, X_raw.indices - scan.col_offset, X_raw.indptr),
+                                    shape=(X_raw.shape[0], max(X_raw.shape[1], 1)))
+            return hash_columns(shifted, scan.d)
         X = sp.csr_matrix((X_raw.data, X_raw.indices - scan.col_offset, X_raw.indptr),
                           shape=(X_raw.shape[0], scan.d))
         return X

@@ -15,9 +15,12 @@ clean points as :class:`Separable` with the same seed) and is built in memory on
 * :class:`Drift`: the generating vector rotates gradually or switches at chosen rounds.
 * :class:`LinearRegression`, :class:`Sinc`: regression streams (Sinc: the textbook's curve
   y = sin(pi x)/(pi x) + 0.1 x + noise).
+* :class:`PlantedSparse`: sparse rows (n, d up to 2^24) labelled by a planted sparse
+  separator, with label noise; generated block by block in constant memory, not in memory.
 
 One module per family: :mod:`.draw` (the random ingredients), :mod:`.margin`, :mod:`.outliers`,
-:mod:`.drift`, :mod:`.regression`.
+:mod:`.drift`, :mod:`.regression`,
+:mod:`.sparse`.
 """
 
 from olbench.streams.synthetic.draw import DISTRIBUTIONS, separable_points
@@ -30,7 +33,8 @@ from olbench.streams.synthetic.outliers import (
     generating_labels,
 )
 from olbench.streams.synthetic.regression import LinearRegression, Sinc, sinc_target
+from olbench.streams.synthetic.sparse import PlantedSparse
 
 __all__ = ["DISTRIBUTIONS", "Drift", "LinearRegression", "Noisy", "NovikoffTight", "Outliers",
-           "Separable", "Sinc", "SugiyamaClusters", "SugiyamaOutliers", "generating_labels",
-           "separable_points", "sinc_target"]
+           "PlantedSparse", "Separable", "Sinc", "SugiyamaClusters", "SugiyamaOutliers",
+           "generating_labels", "separable_points", "sinc_target"]
