@@ -89,6 +89,28 @@ def bench_olbench(name, X, y, Xt, yt, repeats) -> dict:
             "progressive": trace.n_mistakes / len(y), "nonzero": int(np.count_nonzero(w))}
 
 
+def bench_eager(X, y, Xt, yt) -> dict:
+    """FOBOS written eagerly (every coordinate's proximal step on every row, numpy over the
+    whole vector): the control that shows what a cost linear in d looks like. On the first
+    2^27 / d rows only (it would take hours on all)."""
+    params = LEARNERS["fobos"]
+    eta, l1 = params["eta"], params["l1"]
+    rows_used = max(8, min(len(y), 2**27 // X.shape[1]))
+    w = np.zeros(X.shape[1])
+    start = time.perf_counter()
+    for t in range(rows_used):
+        lo, hi = X.indptr[t], X.indptr[t + 1]
+        cols, vals = X.indices[lo:hi], X.data[lo:hi]
+        p = w[cols] @ vals
+        step = eta / np.sqrt(t + 1)
+        w[cols] -= step * (-y[t] / (1.0 + np.exp(y[t] * p))) * vals
+        w = np.sign(w) * np.maximum(0.0, np.abs(w) - step * l1)
+    seconds = time.perf_counter() - start
+    return {"tool": f"eager FOBOS, numpy (first {rows_used:,} rows)",
+            "ns": 1e9 * seconds / rows_used, "test_error": error(w, Xt, yt),
+            "nonzero": int(np.count_nonzero(w))}
+
+
 def bench_sklearn(X, y, Xt, yt, repeats) -> dict:
     from sklearn.exceptions import ConvergenceWarning
     from sklearn.linear_model import SGDClassifier
@@ -190,6 +212,7 @@ def main(argv=None) -> list[dict]:
         d = 2 ** log2
         X, y, Xt, yt = rows(d, args.n, args.test)
         found = [bench_olbench(name, X, y, Xt, yt, args.repeats) for name in LEARNERS]
+        found.append(bench_eager(X, y, Xt, yt))
         found.append(bench_sklearn(X, y, Xt, yt, args.repeats))
         if not args.no_river:
             found.append(bench_river(X, y, Xt, yt, min(args.river_rows, args.n)))

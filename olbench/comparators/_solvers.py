@@ -49,7 +49,7 @@ import time
 
 import numpy as np
 
-from olbench.comparators import _ball, _lbfgs, _least_squares, _piecewise
+from olbench.comparators import _ball, _l1, _lbfgs, _least_squares, _piecewise
 from olbench.comparators._duality import (
     Limits,
     NoMinimizer,
@@ -112,8 +112,9 @@ IN_BALL = {**{loss: _piecewise_in_ball for loss in PIECEWISE},
 
 def solve(X, y, loss: str, *, epsilon: float = 0.1, ridge: float = 0.0,
           radius: float | None = None, warm: Solution | None = None,
-          limits: Limits | None = None) -> Solution:
-    """argmin_u sum_t loss(u.x_t, y_t) + ridge/2 ||u||^2, optionally subject to ||u|| <= radius.
+          limits: Limits | None = None, l1: float = 0.0) -> Solution:
+    """argmin_u sum_t loss(u.x_t, y_t) + ridge/2 ||u||^2, optionally subject to ||u|| <= radius;
+    or, with ``l1`` > 0, argmin_u sum_t loss(u.x_t, y_t) + l1 ||u||_1 (:mod:`._l1`).
 
     Raises :class:`NotCertified` when no solver certifies the optimum within ``limits``.
     """
@@ -121,6 +122,17 @@ def solve(X, y, loss: str, *, epsilon: float = 0.1, ridge: float = 0.0,
     y = np.asarray(y, float)
     limits = limits or Limits.default()
     deadline = time.monotonic() + limits.time
+    if l1 > 0:
+        problem = _l1.problem(loss, l1, ridge, radius)
+        if problem:
+            raise ValueError(problem)
+        solution = _l1.solve(X, y, loss, l1, epsilon, deadline, limits)
+        if not limits.certified(solution):
+            raise NotCertified(f"L1 comparator ({solution.info.get('solver')}): relative gap "
+                               f"{solution.gap:.3g} above {limits.accept:g}"
+                               if solution.lower_bound is not None else
+                               "L1 comparator: no certificate")
+        return solution
     p = Problem(X, y, loss, epsilon, ridge, radius, warm, deadline, limits)
     if radius is None:
         return _unconstrained(p)

@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import math
 
-from olbench.comparators import _chunked, _solvers
+from olbench.comparators import _chunked, _l1, _solvers
 from olbench.comparators.base import LOSS_CHOICES, Comparator
 from olbench.comparators.fit import ComparatorFit
 from olbench.component import Interval
 
 
 class BestFixed(Comparator, key="best_fixed"):
-    """u* = argmin_u sum_t loss(u.x_t, y_t) [+ ridge/2 ||u||^2], optionally with ||u|| <= radius.
+    """u* = argmin_u sum_t loss(u.x_t, y_t) [+ ridge/2 ||u||^2], optionally with ||u|| <= radius;
+    or argmin_u sum_t loss(u.x_t, y_t) + l1 ||u||_1 (``l1`` > 0: the objective of the sparse
+    learners, its best *sparse* predictor; without ridge or radius: :mod:`._l1`).
 
     ``radius`` is the setting of the OGD regret bound (the comparator lives in the learner's
     feasible ball); ``ridge`` gives the tightest PA-I / PA-II bounds (ridge = 1/C with the hinge /
@@ -38,19 +40,24 @@ class BestFixed(Comparator, key="best_fixed"):
 
     constraints = {"loss": LOSS_CHOICES, "ridge": Interval(0, math.inf),
                    "radius": Interval(0, math.inf, low_open=True, none_ok=True),
-                   "epsilon": Interval(0, math.inf)}
+                   "epsilon": Interval(0, math.inf), "l1": Interval(0, math.inf)}
 
     minimises_loss = True
 
-    def __init__(self, *, loss=None, ridge=0.0, radius=None, epsilon=0.1):
+    def __init__(self, *, loss=None, ridge=0.0, radius=None, epsilon=0.1, l1=0.0):
         self.loss = loss
         self.ridge = ridge
         self.radius = radius
         self.epsilon = epsilon
+        self.l1 = l1
+        problem = _l1.problem(loss or "hinge", float(l1), float(ridge), radius) \
+            if self.constraints["l1"].check(l1) else None
+        if problem:
+            raise ValueError(f"best_fixed: {problem}")
 
     def solve(self, X, y, warm=None) -> _solvers.Solution:
         return _solvers.solve(X, y, self.loss, epsilon=self.epsilon, ridge=float(self.ridge),
-                              radius=self.radius, warm=warm)
+                              radius=self.radius, warm=warm, l1=float(self.l1))
 
     def _fit(self, X, y, meta, checkpoints) -> ComparatorFit:
         try:
@@ -61,6 +68,8 @@ class BestFixed(Comparator, key="best_fixed"):
                             lower_bound=s.lower_bound, info=s.info)
 
     def streamed_problem(self) -> str | None:
+        if self.l1:
+            return "the L1 comparator needs the rows in memory"
         return _chunked.streamed_problem(self.loss, float(self.ridge), self.radius)
 
     def _fit_stream(self, stream, meta, checkpoints) -> ComparatorFit:
