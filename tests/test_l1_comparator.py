@@ -1,6 +1,7 @@
 """The best fixed predictor of an L1-regularised objective (issue 27: regret against the best
-sparse predictor): min_u sum_t loss(u.x_t, y_t) + l1 ||u||_1, certified by its dual, equal to
-independent solutions, and refused where it has no solver."""
+sparse predictor): min_u sum_t [loss(u.x_t, y_t) + l1 ||u||_1] = sum loss + T l1 ||u||_1 (l1
+per round, as the learners'), certified by its dual, equal to independent solutions, and
+refused where it has no solver."""
 
 from __future__ import annotations
 
@@ -19,8 +20,9 @@ def _data(n=300, d=20, seed=0, task="classification"):
     return X, (np.where(scores >= 0, 1.0, -1.0) if task == "classification" else scores)
 
 
-def _fit(loss, l1, X, y, key="best_fixed", **kw):
-    fit = make_comparator(key, loss=loss, l1=l1).fit(X, y, cache=None, **kw)
+def _fit(loss, total, X, y, key="best_fixed", **kw):
+    """The fit of sum loss + total ||u||_1 (l1 = total / n per round)."""
+    fit = make_comparator(key, loss=loss, l1=total / X.shape[0]).fit(X, y, cache=None, **kw)
     assert fit.skip_reason is None, fit.skip_reason
     return fit
 
@@ -37,6 +39,8 @@ def test_hinge_l1_is_the_primal_lp_optimum(l1):
     assert fit.objective == pytest.approx(primal.fun, rel=1e-10)
     assert fit.objective - fit.lower_bound <= 1e-9 * fit.objective      # certified
     assert fit.cum_loss == pytest.approx(fit.objective - l1 * np.abs(fit.u).sum(), rel=1e-12)
+    per_round = make_comparator("best_fixed", loss="hinge", l1=l1 / n).fit(X, y, cache=None)
+    assert per_round.objective == fit.objective          # the same problem, said per round
 
 
 def test_squared_l1_is_the_soft_threshold_on_an_orthonormal_design():
@@ -81,11 +85,13 @@ def test_a_larger_l1_gives_a_sparser_comparator_and_zero_beyond_the_dual_thresho
     assert np.abs(_fit(loss, beyond, X, y).u).max() <= 1e-9
 
 
-def test_prefix_best_takes_the_l1_objective_at_every_checkpoint():
+def test_prefix_best_takes_the_l1_objective_of_each_prefix_at_its_length():
+    """Per round: the prefix of T rounds is min sum_{t<=T} loss_t + T l1 ||u||_1."""
     X, y = _data(seed=4)
-    fit = _fit("hinge", 1.0, X, y, key="prefix_best", checkpoints=[50, 150, 300])
+    fit = make_comparator("prefix_best", loss="hinge", l1=0.01).fit(
+        X, y, cache=None, checkpoints=[50, 150, 300])
     for k, T in enumerate([50, 150, 300]):
-        alone = _fit("hinge", 1.0, X[:T], y[:T])
+        alone = _fit("hinge", 0.01 * T, X[:T], y[:T])
         assert fit.prefix_loss[k] == pytest.approx(alone.cum_loss, rel=1e-8, abs=1e-9)
 
 

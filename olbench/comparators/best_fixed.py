@@ -12,8 +12,9 @@ from olbench.component import Interval
 
 class BestFixed(Comparator, key="best_fixed"):
     """u* = argmin_u sum_t loss(u.x_t, y_t) [+ ridge/2 ||u||^2], optionally with ||u|| <= radius;
-    or argmin_u sum_t loss(u.x_t, y_t) + l1 ||u||_1 (``l1`` > 0: the objective of the sparse
-    learners, its best *sparse* predictor; without ridge or radius: :mod:`._l1`).
+    or argmin_u sum_t [loss(u.x_t, y_t) + l1 ||u||_1] = sum_t loss + T l1 ||u||_1 over the
+    T rounds fitted (``l1`` > 0, per round as the sparse learners' own ``l1``: the best fixed
+    predictor of their objective, sparse; without ridge or radius: :mod:`._l1`).
 
     ``radius`` is the setting of the OGD regret bound (the comparator lives in the learner's
     feasible ball); ``ridge`` gives the tightest PA-I / PA-II bounds (ridge = 1/C with the hinge /
@@ -57,7 +58,8 @@ class BestFixed(Comparator, key="best_fixed"):
 
     def solve(self, X, y, warm=None) -> _solvers.Solution:
         return _solvers.solve(X, y, self.loss, epsilon=self.epsilon, ridge=float(self.ridge),
-                              radius=self.radius, warm=warm, l1=float(self.l1))
+                              radius=self.radius, warm=warm,
+                              l1=float(self.l1) * X.shape[0])     # per round, T rounds
 
     def _fit(self, X, y, meta, checkpoints) -> ComparatorFit:
         try:
