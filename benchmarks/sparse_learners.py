@@ -106,7 +106,7 @@ def bench_eager(X, y, Xt, yt) -> dict:
         w[cols] -= step * (-y[t] / (1.0 + np.exp(y[t] * p))) * vals
         w = np.sign(w) * np.maximum(0.0, np.abs(w) - step * l1)
     seconds = time.perf_counter() - start
-    return {"tool": f"eager FOBOS, numpy (first {rows_used:,} rows)",
+    return {"tool": "eager FOBOS, numpy", "rows": rows_used,
             "ns": 1e9 * seconds / rows_used, "test_error": error(w, Xt, yt),
             "nonzero": int(np.count_nonzero(w))}
 
@@ -148,7 +148,7 @@ def bench_river(X, y, Xt, yt, rows_used) -> dict:
     w = np.zeros(X.shape[1])
     for j, v in model.weights.items():
         w[j] = v
-    return {"tool": f"river FTRLProximal ({rows_used:,} rows)", "ns": 1e9 * seconds / len(y),
+    return {"tool": "river FTRLProximal", "rows": rows_used, "ns": 1e9 * seconds / len(y),
             "test_error": error(w, Xt, yt), "nonzero": int(np.count_nonzero(w))}
 
 
@@ -207,6 +207,8 @@ def main(argv=None) -> list[dict]:
     print(f"# {platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
           f"load average {os.getloadavg()[0]:.1f}; n = {args.n:,} rows of 50 non-zeros, "
           f"{args.test:,} held out; medians of {args.repeats}")
+    print("| tool | d | ns/example (training) | run ns/example | test error | progressive "
+          "error | non-zeros |\n|---|---|---|---|---|---|---|")
     results = []
     for log2 in args.log2_dims:
         d = 2 ** log2
@@ -229,7 +231,8 @@ def main(argv=None) -> list[dict]:
             row["d"] = d
             run_ns = f"{row['run_ns']:,.0f}" if "run_ns" in row else ""
             progressive = f"{row['progressive']:.4f}" if "progressive" in row else ""
-            print(f"| {row['tool']} | 2^{log2} | {row['ns']:,.0f} | {run_ns} | "
+            rows_used = f" ({row['rows']:,} rows)" if "rows" in row else ""
+            print(f"| {row['tool']}{rows_used} | 2^{log2} | {row['ns']:,.0f} | {run_ns} | "
                   f"{row['test_error']:.4f} | {progressive} | {row['nonzero']:,} |")
         results += found
     if len(args.log2_dims) > 1:

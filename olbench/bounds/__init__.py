@@ -16,7 +16,10 @@ One module per family: :mod:`~olbench.bounds.perceptron` (Novikoff, Freund-Schap
 :mod:`~olbench.bounds.sop` (Cesa-Bianchi, Conconi & Gentile 2005, Theorem 1),
 :mod:`~olbench.bounds.kernel` (Novikoff in the RKHS; the Forgetron, Dekel et al. 2008),
 :mod:`~olbench.bounds.oco` (FTL, FTRL, Hedge, weighted majority: Shalev-Shwartz 2012,
-Orabona 2019, Cesa-Bianchi & Lugosi 2006, Littlestone & Warmuth 1994).
+Orabona 2019, Cesa-Bianchi & Lugosi 2006, Littlestone & Warmuth 1994),
+:mod:`~olbench.bounds.sparse` (L1-RDA, Xiao 2010; FOBOS, Duchi & Singer 2009; Pegasos,
+Shalev-Shwartz et al. 2007: composite regret against the best fixed predictor of the
+learner's objective).
 
 >>> round(novikoff(R=1.0, gamma=0.1), 6)
 100.0
@@ -84,6 +87,7 @@ from olbench.bounds.perceptron import (
 )
 from olbench.bounds.romma import ROMMA_SEPARABLE, romma_separable
 from olbench.bounds.sop import SOP_MISTAKES, sop_mistakes
+from olbench.bounds.sparse import FOBOS_REGRET, PEGASOS_REGRET, RDA_REGRET, rda_regret
 
 __all__ = [
     "EG_REGRET", "ONS_REGRET", "ons_regret", "FTL_LINEAR", "FTL_QUADRATIC",
@@ -91,7 +95,8 @@ __all__ = [
     "HEDGE_ANYTIME", "HEDGE_DOUBLING", "HEDGE_FIXED",
     "ftl_quadratic", "ftrl_regret", "hedge_anytime", "hedge_doubling", "hedge_fixed",
     "ALMA2_CORRECTIONS", "ROMMA_SEPARABLE", "SOP_MISTAKES", "alma2_corrections",
-    "romma_separable", "sop_mistakes",
+    "romma_separable", "sop_mistakes", "FOBOS_REGRET", "PEGASOS_REGRET", "RDA_REGRET",
+    "rda_regret",
     "FORGETRON_MISTAKES", "KERNEL_NOVIKOFF", "forgetron_mistakes",
     "AROW_MISTAKES", "BOUND_COLUMNS", "BoundCheck", "BoundViolation", "FREUND_SCHAPIRE",
     "NOVIKOFF", "OGD_REGRET", "PA1_MISTAKES", "PA2_SQUARED_LOSS", "PA_SEPARABLE", "RunRecord",

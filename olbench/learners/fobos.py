@@ -2,6 +2,7 @@
 
 from math import inf
 
+from olbench.bounds import FOBOS_REGRET
 from olbench.component import Interval, OneOf
 from olbench.learners.families import LazyLearner
 from olbench.learners.state import State
@@ -39,6 +40,7 @@ class FOBOS(LazyLearner, key="fobos"):
                    "schedule": OneOf("constant", "sqrt"), "l1": Interval(0, inf),
                    "l2": Interval(0, inf)}
     lazy_rules = rule
+    bounds = (FOBOS_REGRET.where(schedule="constant"),)
     coordinate_rows = 1
 
     def __init__(self, *, loss: str = "hinge", eta: float = 0.1, schedule: str = "sqrt",

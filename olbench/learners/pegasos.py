@@ -4,6 +4,7 @@ from math import inf
 
 import numpy as np
 
+from olbench.bounds import PEGASOS_REGRET
 from olbench.component import Interval, OneOf
 from olbench.learners.families import LazyLearner
 from olbench.learners.state import State
@@ -38,6 +39,7 @@ class Pegasos(LazyLearner, key="pegasos"):
     constraints = {"loss": OneOf(*LOSS_CODES), "l2": Interval(0, inf, low_open=True),
                    "project": OneOf(True, False)}
     lazy_rules = rule
+    bounds = (PEGASOS_REGRET.where(project=True),)
     coordinate_rows = 1
     moves_on_zero_rows = True        # every round shrinks w by 1 - 1/t
 

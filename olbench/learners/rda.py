@@ -2,6 +2,7 @@
 
 from math import inf
 
+from olbench.bounds import RDA_REGRET
 from olbench.component import Interval, OneOf
 from olbench.learners.families import LazyLearner
 from olbench.rules import rda as rule
@@ -37,6 +38,7 @@ class RDA(LazyLearner, key="rda"):
     constraints = {"loss": OneOf(*LOSS_CODES), "eta": Interval(0, inf, low_open=True),
                    "l1": Interval(0, inf), "enhancement": Interval(0, inf)}
     lazy_rules = rule
+    bounds = (RDA_REGRET,)
     coordinate_rows = 1
     anchor_row = None
     moves_on_zero_rows = True   # w_{t+1} scales with sqrt(t): a zero row moves it
