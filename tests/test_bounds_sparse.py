@@ -42,6 +42,7 @@ def _table(key, params, seed, loss="hinge"):
     ("rda", {"eta": 0.05, "l1": 0.0}), ("fobos", {"eta": 0.05, "schedule": "constant",
                                                   "l1": 0.01}),
     ("fobos", {"eta": 0.5, "schedule": "constant", "l1": 0.0}),
+    ("adagrad", {"eta": 0.5, "l1": 0.001}), ("adagrad", {"eta": 0.1, "delta": 0.1, "l1": 0.0}),
     ("pegasos", {"l2": 0.01}), ("pegasos", {"l2": 0.003})])
 @pytest.mark.parametrize("loss", ["hinge", "logistic"])
 def test_the_regret_theorems_hold_on_noisy_streams(key, params, loss):
@@ -104,3 +105,17 @@ def test_the_theorems_say_why_they_skip(key, params, reason):
 def test_fobos_with_a_decreasing_step_and_pegasos_without_projection_declare_no_theorem():
     assert not olbench.bounds.declared(olbench.make_learner("fobos", schedule="sqrt"))
     assert not olbench.bounds.declared(olbench.make_learner("pegasos", project=False))
+    assert not olbench.bounds.declared(olbench.make_learner("adagrad",
+                                                            composite="dual_averaging"))
+
+
+def test_adagrad_tracks_the_largest_weight_any_update_set():
+    """The bound's max_t ||w_t||_inf: s[1] is the largest |w_j| over every round's w."""
+    stream = make_stream("noisy", n=300, d=6, seed=3)
+    X, y = stream.materialize()
+    learner = olbench.make_learner("adagrad", eta=0.8, l1=0.05)
+    largest = 0.0
+    for t in range(len(y)):
+        learner.learn_one(X[t], y[t])
+        largest = max(largest, float(np.abs(learner.state_.w).max()))
+    assert learner.state_.s[1] == pytest.approx(largest, rel=1e-15) and largest > 0

@@ -208,6 +208,10 @@ SIXTEEN = {"streams": [{"key": "noisy", "params": {"n": 150, "d": 5, "flip_rate"
                         {"key": "pa", "sweep": {"variant": ["pa", "pa1", "pa2"]}}, "sop", "cw",
                         "iellip", "arow", "narow", "nherd", "scw", "scw2"]}
 
+#: sparse learners with their L1 strength swept (the sparsity trade-off figure)
+SPARSE = {"streams": [{"key": "planted_sparse", "params": dict(n=400, d=2000, nnz=10, active=50)}],
+          "learners": [{"key": k, "sweep": {"l1": [1e-4, 1e-2]}} for k in ("fobos", "rda")]}
+
 
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory) -> dict[str, tuple]:
@@ -222,7 +226,8 @@ def runs(tmp_path_factory) -> dict[str, tuple]:
            "drift": _run(DRIFT, (0, 1), tmp / "drift", spacing="linear"),
            "regression": _run(REGRESSION, (0, 1), tmp / "regression"),
            "outliers": _run(OUTLIERS, (0, 1, 2), tmp / "outliers", checkpoints=2),
-           "sixteen": _run(SIXTEEN, (0,), tmp / "sixteen")}
+           "sixteen": _run(SIXTEEN, (0,), tmp / "sixteen"),
+           "sparse": _run(SPARSE, (0, 1), tmp / "sparse")}
     conf = Path(__file__).resolve().parents[1] / "conf"
     with initialize_config_dir(config_dir=str(conf), version_base=None):
         cfg = compose(config_name="config",

@@ -17,7 +17,8 @@ One module per family: :mod:`~olbench.bounds.perceptron` (Novikoff, Freund-Schap
 :mod:`~olbench.bounds.kernel` (Novikoff in the RKHS; the Forgetron, Dekel et al. 2008),
 :mod:`~olbench.bounds.oco` (FTL, FTRL, Hedge, weighted majority: Shalev-Shwartz 2012,
 Orabona 2019, Cesa-Bianchi & Lugosi 2006, Littlestone & Warmuth 1994),
-:mod:`~olbench.bounds.sparse` (L1-RDA, Xiao 2010; FOBOS, Duchi & Singer 2009; Pegasos,
+:mod:`~olbench.bounds.sparse` (L1-RDA, Xiao 2010; FOBOS, Duchi & Singer 2009; AdaGrad,
+Duchi, Hazan & Singer 2011; Pegasos,
 Shalev-Shwartz et al. 2007: composite regret against the best fixed predictor of the
 learner's objective).
 
@@ -87,7 +88,14 @@ from olbench.bounds.perceptron import (
 )
 from olbench.bounds.romma import ROMMA_SEPARABLE, romma_separable
 from olbench.bounds.sop import SOP_MISTAKES, sop_mistakes
-from olbench.bounds.sparse import FOBOS_REGRET, PEGASOS_REGRET, RDA_REGRET, rda_regret
+from olbench.bounds.sparse import (
+                                 ADAGRAD_REGRET,
+                                 FOBOS_REGRET,
+                                 PEGASOS_REGRET,
+                                 RDA_REGRET,
+                                 adagrad_regret,
+                                 rda_regret,
+)
 
 __all__ = [
     "EG_REGRET", "ONS_REGRET", "ons_regret", "FTL_LINEAR", "FTL_QUADRATIC",
@@ -95,8 +103,8 @@ __all__ = [
     "HEDGE_ANYTIME", "HEDGE_DOUBLING", "HEDGE_FIXED",
     "ftl_quadratic", "ftrl_regret", "hedge_anytime", "hedge_doubling", "hedge_fixed",
     "ALMA2_CORRECTIONS", "ROMMA_SEPARABLE", "SOP_MISTAKES", "alma2_corrections",
-    "romma_separable", "sop_mistakes", "FOBOS_REGRET", "PEGASOS_REGRET", "RDA_REGRET",
-    "rda_regret",
+    "romma_separable", "sop_mistakes", "ADAGRAD_REGRET", "FOBOS_REGRET", "PEGASOS_REGRET",
+    "RDA_REGRET", "adagrad_regret", "rda_regret",
     "FORGETRON_MISTAKES", "KERNEL_NOVIKOFF", "forgetron_mistakes",
     "AROW_MISTAKES", "BOUND_COLUMNS", "BoundCheck", "BoundViolation", "FREUND_SCHAPIRE",
     "NOVIKOFF", "OGD_REGRET", "PA1_MISTAKES", "PA2_SQUARED_LOSS", "PA_SEPARABLE", "RunRecord",

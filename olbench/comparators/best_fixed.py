@@ -44,6 +44,8 @@ class BestFixed(Comparator, key="best_fixed"):
                    "epsilon": Interval(0, math.inf), "l1": Interval(0, math.inf)}
 
     minimises_loss = True
+    #: at its default l1 stays out of names and run ids (every study before it keeps its own)
+    optional_params = {"l1": (0.0, Interval(0, math.inf))}
 
     def __init__(self, *, loss=None, ridge=0.0, radius=None, epsilon=0.1, l1=0.0):
         self.loss = loss

@@ -2,6 +2,9 @@
 
 from math import inf
 
+import numpy as np
+
+from olbench.bounds import ADAGRAD_REGRET
 from olbench.component import Interval, OneOf
 from olbench.learners.families import LazyLearner
 from olbench.rules import adagrad as rule
@@ -39,6 +42,7 @@ class AdaGrad(LazyLearner, key="adagrad"):
                    "delta": Interval(0, inf), "l1": Interval(0, inf),
                    "composite": OneOf(*rule.RULES)}
     lazy_rules = rule
+    bounds = (ADAGRAD_REGRET.where(composite="mirror_descent"),)
 
     def __init__(self, *, loss: str = "hinge", eta: float = 0.1, delta: float = 1.0,
                  l1: float = 0.0, composite: str = "mirror_descent"):
@@ -62,6 +66,11 @@ class AdaGrad(LazyLearner, key="adagrad"):
 
     def _lazy(self):
         return rule.RULES[self.composite]
+
+    def reset(self, d: int):
+        super().reset(d)
+        self.state_.s[1] = float(np.abs(self.state_.w).max(initial=0.0))  # max |w_j| set
+        return self
 
     def rule_params(self):
         return rule.Params(LOSS_CODES[self.loss], float(self.eta), float(self.delta),

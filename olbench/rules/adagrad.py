@@ -16,7 +16,9 @@ Lazily (:mod:`olbench.rules.lazy`): between two rows that touch coordinate j its
 constant, so mirror descent shrinks it by eta l1 / H_jj a round: after the anchor of round
 tau it is shrink(anchor, (t - tau) eta l1 / H_jj); dual averaging is a closed form of
 (n_j, G_j, t). A coordinate no gradient ever reached with delta = 0 has H = 0: it is 0 (the
-proximal step of an L1 term with no quadratic to hold it). ``s[0]`` = rounds seen.
+proximal step of an L1 term with no quadratic to hold it). ``s[0]`` = rounds seen; ``s[1]``
+= the largest |w_j| any update has set (mirror descent; the lazy steps only shrink): with it
+the regret theorem bounds max_t ||u - w_t||_inf (:mod:`olbench.bounds.sparse`).
 """
 
 import math
@@ -79,6 +81,7 @@ def _update(params, idx, val, y, margin, w, A, s, mirror):
             w[j] = value
             A[1, j] = value
             A[2, j] = s[0]
+            s[1] = max(s[1], abs(value))
         else:
             A[1, j] += g
     return True
