@@ -18,6 +18,7 @@ takes (:mod:`olbench.learning_task`).
 
 from __future__ import annotations
 
+import math
 import time
 import warnings
 from collections.abc import Iterator
@@ -59,8 +60,10 @@ class Trace:
     n_features: int = 0
     time_rows: np.ndarray = field(default_factory=lambda: np.zeros(0, int), repr=False)
     time_cum: np.ndarray = field(default_factory=lambda: np.zeros(0), repr=False)
-    #: the number of non-zero weights at the same points as ``time_cum`` (NaN where the
-    #: learner's w is not a weight vector: :meth:`Learner.nonzero_weights`)
+    #: the number of non-zero weights at the same points as ``time_cum``, counted at the
+    #: ``checkpoints`` given to :func:`run` and at the last round only (NaN at the other
+    #: chunk ends: a lazy learner's count costs O(d); NaN too where the learner's w is not a
+    #: weight vector: :meth:`Learner.nonzero_weights`)
     nonzero_cum: np.ndarray = field(default_factory=lambda: np.zeros(0), repr=False)
 
     @property
@@ -112,7 +115,8 @@ class Trace:
 
     def nonzero_at(self, t: Any) -> np.ndarray:
         """The number of non-zero weights after round(s) t: exact at the ``checkpoints``
-        given to :func:`run` and at chunk ends, otherwise that of the next such point."""
+        given to :func:`run` and at the last round (elsewhere that of the next chunk end,
+        NaN unless it is one of those)."""
         t = np.asarray(t)
         return self.nonzero_cum[np.minimum(np.searchsorted(self.time_rows, t, side="left"),
                                            self.nonzero_cum.size - 1)]
@@ -275,6 +279,7 @@ def run(learner, X: Any, y: Any = None, *, loss: str | Loss | None = None,
     elapsed, offset = 0.0, 0
     time_rows: list[int] = []
     time_cum: list[float] = []
+    timing_set = set(timing_points)
     nonzero: list[float] = []
     for X_chunk, y_chunk in _chunks(X, y, chunk_size, labelled=task != "oco"):
         X_chunk = as_features(X_chunk, offset=offset,
@@ -314,7 +319,8 @@ def run(learner, X: Any, y: Any = None, *, loss: str | Loss | None = None,
             if stopped >= 0:
                 _non_finite_output(learner, X_chunk, offset, offset + begin + stopped)
             time_rows.append(offset + end), time_cum.append(elapsed)
-            nonzero.append(learner.nonzero_weights())
+            counted = offset + end in timing_set
+            nonzero.append(learner.nonzero_weights() if counted else math.nan)
             begin = end
         margins.append(m), ys.append(y_chunk), updated.append(u)
         offset += n_rows
@@ -323,6 +329,8 @@ def run(learner, X: Any, y: Any = None, *, loss: str | Loss | None = None,
     if timing_points and timing_points[-1] > offset:
         raise ValueError(f"checkpoint {timing_points[-1]} is past the last round ({offset})")
     learner._finalize()
+    if math.isnan(nonzero[-1]):          # the last round, when no checkpoint asked for it
+        nonzero[-1] = learner.nonzero_weights()
     check_final_state(learner)
     note = labels.one_class_note() if reset and not hasattr(X, "chunks") else None
     if note:

@@ -36,11 +36,14 @@ How the learners still to come plug in
   by :mod:`olbench.rules.rkhs` (the kernels and the support-vector slots: dense, or packed
   for sparse rows) and :class:`olbench.learners.kernel.KernelLearner` (reserve by doubling,
   trim after a run).
-* Lazy sparse updates (truncated gradient, FOBOS, RDA, FTRL-proximal on 10^6 features): ``A``
-  carries per-coordinate rows (accumulators, the round each coordinate was last touched); the
-  *predict* rule first brings the touched coordinates up to date (allowed: it does not see
-  y), so the cost per example is O(nnz). A ``finalize`` step (a ``Learner._finalize`` hook,
-  called by :func:`olbench.run` after the last chunk) brings all coordinates up to date.
+* Lazy sparse updates (truncated gradient, FOBOS, RDA, AdaGrad, Pegasos: :mod:`.lazy`): ``A``
+  carries per-coordinate rows (anchors, accumulators, the round or running total each was
+  set at), of which each coordinate's current value is a closed form; the *predict* rule
+  first writes the row's coordinates into ``w`` (allowed: it does not see y), so the cost
+  per example is O(nnz), and ``Learner._finalize`` (called by :func:`olbench.run` after the
+  last chunk, and before a checkpoint's count of non-zero weights) writes them all. The
+  trajectory never reads ``w``, so catching up changes nothing that follows. FTRL-Proximal
+  needs none of this: its ``w`` is the closed form of (z, n) at every round.
 * Online convex optimisation (FTL, FTRL, EG, Hedge): the learner plays a point ``w_t`` before
   seeing the loss; the row x_t *is* the loss (a loss vector over experts, a linear loss's
   gradient), and ``predict`` returns the loss suffered, <w_t, x_t>, which is recorded before
