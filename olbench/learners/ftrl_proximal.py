@@ -8,6 +8,7 @@ from olbench.component import Interval, OneOf
 from olbench.learners.families import LossDescender
 from olbench.learners.state import State
 from olbench.rules import ftrl_proximal as rule
+from olbench.rules.ogd import LOSS_CODES
 
 
 class FTRLProximal(LossDescender, key="ftrl_proximal"):
@@ -41,7 +42,7 @@ class FTRLProximal(LossDescender, key="ftrl_proximal"):
     source = "McMahan et al. 2013"
 
     display_params = ("l1",)
-    constraints = {"loss": OneOf(*rule.RULES), "eta": Interval(0, inf, low_open=True),
+    constraints = {"loss": OneOf(*LOSS_CODES), "eta": Interval(0, inf, low_open=True),
                    "delta": Interval(0, inf), "l1": Interval(0, inf), "l2": Interval(0, inf)}
 
     def __init__(self, *, loss: str = "logistic", eta: float = 0.05, delta: float = 1.0,
@@ -53,10 +54,11 @@ class FTRLProximal(LossDescender, key="ftrl_proximal"):
         self.l2 = l2
 
     def rule(self):
-        return rule.RULES[self.loss]
+        return rule.RULE
 
     def rule_params(self):
-        return rule.Params(float(self.eta), float(self.delta), float(self.l1), float(self.l2))
+        return rule.Params(LOSS_CODES[self.loss], float(self.eta), float(self.delta),
+                           float(self.l1), float(self.l2))
 
     def init_state(self, d):
         return State(np.zeros(d), np.zeros((2, d)), np.zeros(1))   # A: z, n

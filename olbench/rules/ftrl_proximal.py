@@ -12,7 +12,8 @@ z = n = 0 at the start)::
 (the paper's alpha, beta, lambda_1, lambda_2 are ``eta``, ``delta``, ``l1``, ``l2``). Only the
 coordinates of the row's non-zeros change, and ``w`` is brought up to date for them in the same
 pass, so a round costs O(non-zeros) and ``w`` is always the closed form of (z, n): nothing is
-left to catch up at a checkpoint. Losses as OGD's (:mod:`olbench.rules.ogd`).
+left to catch up at a checkpoint. Losses as OGD's (:func:`olbench.rules.ogd.loss_gradient`,
+``params.loss``).
 """
 
 import math
@@ -20,10 +21,10 @@ from collections import namedtuple
 
 from olbench._jit import inline
 from olbench.rules.loop import make_rule
-from olbench.rules.ogd import hinge_gradient, logistic_gradient
+from olbench.rules.ogd import loss_gradient
 from olbench.rules.rows import entry, linear_predict, n_entries
 
-Params = namedtuple("Params", ["eta", "delta", "l1", "l2"])
+Params = namedtuple("Params", ["loss", "eta", "delta", "l1", "l2"])
 
 
 @inline
@@ -36,7 +37,8 @@ def weight(params, z, n):
 
 
 @inline
-def _step(params, idx, val, gradient, w, A):
+def update(params, idx, val, y, margin, w, A, s):
+    gradient = loss_gradient(params.loss, y, margin)
     if gradient == 0.0:
         return False
     for k in range(n_entries(idx, val)):
@@ -51,23 +53,4 @@ def _step(params, idx, val, gradient, w, A):
     return True
 
 
-@inline
-def update_hinge(params, idx, val, y, margin, w, A, s):
-    return _step(params, idx, val, hinge_gradient(y, margin), w, A)
-
-
-@inline
-def update_logistic(params, idx, val, y, margin, w, A, s):
-    return _step(params, idx, val, logistic_gradient(y, margin), w, A)
-
-
-@inline
-def update_squared(params, idx, val, y, margin, w, A, s):
-    return _step(params, idx, val, margin - y, w, A)
-
-
-RULES = {
-    "hinge": make_rule("ftrl_proximal.hinge", linear_predict, update_hinge),
-    "logistic": make_rule("ftrl_proximal.logistic", linear_predict, update_logistic),
-    "squared": make_rule("ftrl_proximal.squared", linear_predict, update_squared),
-}
+RULE = make_rule("ftrl_proximal", linear_predict, update)
