@@ -320,6 +320,8 @@ def run(learner, X: Any, y: Any = None, *, loss: str | Loss | None = None,
                 _non_finite_output(learner, X_chunk, offset, offset + begin + stopped)
             time_rows.append(offset + end), time_cum.append(elapsed)
             counted = offset + end in timing_set
+            if counted:
+                learner._catch_up()            # every weight read: O(d), so at checkpoints
             nonzero.append(learner.nonzero_weights() if counted else math.nan)
             begin = end
         margins.append(m), ys.append(y_chunk), updated.append(u)

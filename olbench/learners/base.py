@@ -143,8 +143,13 @@ class Learner(Traits, Component):
         """Make room in the state for the rows of chunk X (learners with growing state);
         ``total``: the stream's number of rows, when known."""
 
+    def _catch_up(self) -> None:
+        """Bring lazily kept state up to date mid-run, changing nothing that follows
+        (learners with lazy sparse updates: every weight read at a checkpoint)."""
+
     def _finalize(self) -> None:
-        """Bring lazily updated state up to date (learners with lazy sparse updates)."""
+        """After the last chunk: bring lazily kept state up to date, or trim state reserved
+        for rows that did not come (kernel learners)."""
 
     def footprint(self, n: int, d: int, nnz: int | None = None) -> Footprint:
         """The memory its state takes at its largest in a run over n rows of d features
@@ -212,8 +217,9 @@ class Learner(Traits, Component):
         return self.state_.A.copy()
 
     def nonzero_weights(self) -> float:
-        """How many of the weights w the learner predicts with are not 0 now (NaN where w is
-        not a weight vector over the features: a kernel learner's coefficients)."""
+        """How many of the weights w the learner predicts with are not 0 (after
+        :meth:`_catch_up`, for a lazy learner; NaN where w is not a weight vector over the
+        features: a kernel learner's coefficients)."""
         return float(np.count_nonzero(self.state_.w))
 
     def state_nbytes(self) -> int:

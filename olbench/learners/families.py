@@ -57,7 +57,8 @@ class LazyLearner(LossDescender):
     """A loss descender whose regularised steps are applied lazily, per coordinate, when a row
     reads it (:mod:`olbench.rules.lazy`): a round costs O(non-zeros). ``lazy_rules`` is its
     rule module (``RULE``, and ``catch_up``, which writes every coordinate's current value
-    into ``w`` after a run); ``coordinate_rows`` the rows of per-coordinate numbers in ``A``.
+    into ``w`` at a checkpoint and after a run); ``coordinate_rows`` the rows of
+    per-coordinate numbers in ``A``.
     """
 
     lazy_rules: ClassVar[Any]
@@ -90,12 +91,11 @@ class LazyLearner(LossDescender):
     def init_state(self, d):
         return State(np.zeros(d), np.zeros((self.coordinate_rows, d)), np.zeros(3))
 
-    def _finalize(self) -> None:
+    def _catch_up(self) -> None:
         self._lazy()[1](self.rule_params(), *self.state_)
 
-    def nonzero_weights(self) -> float:
-        self._finalize()       # reads every coordinate; the trajectory never reads w
-        return super().nonzero_weights()
+    def _finalize(self) -> None:
+        self._catch_up()
 
     def footprint(self, n, d, nnz=None):
         vectors = 1 + self.coordinate_rows      # w and A, and the exported copy of each

@@ -7,7 +7,8 @@ a round. These learners keep, per coordinate, what its value is a closed-form fu
 or a sum of gradients), and the running totals of all rounds in ``s``. ``w`` holds the
 values as last read: the predict rule writes the current value of the row's coordinates into
 ``w`` before w.x (:func:`lazy_rules`), so a round costs O(non-zeros), and
-:meth:`olbench.learners.families.LazyLearner._finalize` writes them all after a run. The
+:meth:`olbench.learners.families.LazyLearner._catch_up` writes them all at a checkpoint and
+after a run. The
 trajectory is a function of the anchors alone (an update reads ``w`` only where the same
 round's predict has just written it): reading every value (at a checkpoint, after a run)
 changes nothing that follows, so a run cut into chunks or single steps is bit-identical to
