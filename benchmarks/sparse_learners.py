@@ -43,6 +43,7 @@ import warnings
 from pathlib import Path
 
 import numpy as np
+from sparse import write_vw  # benchmarks/sparse.py: VW's text format
 
 import olbench
 from olbench.streams import make_stream
@@ -150,14 +151,6 @@ def bench_river(X, y, Xt, yt, rows_used) -> dict:
         w[j] = v
     return {"tool": "river FTRLProximal", "rows": rows_used, "ns": 1e9 * seconds / len(y),
             "test_error": error(w, Xt, yt), "nonzero": int(np.count_nonzero(w))}
-
-
-def write_vw(X, y, path: Path) -> None:
-    with open(path, "w") as out:
-        for t in range(X.shape[0]):
-            lo, hi = X.indptr[t], X.indptr[t + 1]
-            out.write(f"{int(y[t])} | " + " ".join(
-                f"{j}:{v:.17g}" for j, v in zip(X.indices[lo:hi], X.data[lo:hi])) + "\n")
 
 
 def bench_vw(name, extra, files, d, n, repeats) -> dict:

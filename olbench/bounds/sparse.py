@@ -27,6 +27,7 @@ import math
 import numpy as np
 
 from olbench.bounds.core import RunRecord, Skip, theorem
+from olbench.losses import get_loss
 
 #: losses with ||gradient|| <= R = max ||x_t|| whatever w is
 BOUNDED_GRADIENT = ("hinge", "logistic")
@@ -133,8 +134,6 @@ def ADAGRAD_REGRET(rec: RunRecord):
     max_t ||w_t||_inf the largest weight any update set (``state["s"][1]``). The bound holds
     for every u: it is checked at the comparator's u and at u = 0 (= w_1, where the reach is
     max_t ||w_t||_inf alone), and the stricter of the two is reported."""
-    from olbench.losses import get_loss
-
     p = rec.params
     T = int(rec.checkpoints[-1])
     if T != rec.n:

@@ -32,7 +32,15 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.optimize import linprog
 
-from olbench.comparators._duality import Limits, Solution, h_value, matvec, rmatvec, total_loss
+from olbench.comparators._duality import (
+    Limits,
+    NotCertified,
+    Solution,
+    h_value,
+    matvec,
+    rmatvec,
+    total_loss,
+)
 from olbench.comparators._lp import _LIMIT_REACHED, _dual_data, _options
 from olbench.losses import get_loss
 
@@ -74,8 +82,6 @@ def _box_lp(X, y, loss, l1, epsilon, deadline, limits) -> Solution:
     if res.status == _LIMIT_REACHED:
         raise limits.timed_out("the HiGHS L1 dual LP")
     if res.status != 0:
-        from olbench.comparators._duality import NotCertified
-
         raise NotCertified(f"L1 dual LP: {res.message}")
     marginals = np.asarray(res.ineqlin.marginals, dtype=float)
     u = -(marginals[:rows] - marginals[rows:])
