@@ -117,6 +117,18 @@ def _keys(raw: np.ndarray) -> np.ndarray:
     return np.array([label_key(v) for v in raw], dtype=object)
 
 
+def one_label_per_row(y: Any, n_rows: int, offset: int) -> np.ndarray:
+    """``y`` as a 1-D array of one label per row of a chunk of ``n_rows`` rows (a column
+    vector is flattened), or an error naming the shapes."""
+    y = np.asarray(y)
+    if y.ndim != 1:
+        y = y.reshape(-1) if y.size == n_rows else y
+    if y.ndim != 1 or y.shape[0] != n_rows:
+        raise ValueError(f"labels have shape {np.shape(y)} but the features have "
+                         f"{n_rows} rows (rows {offset}..{offset + n_rows - 1})")
+    return y
+
+
 class RunLabels:
     """The labels given to :func:`olbench.run`, chunk by chunk: classification labels to
     {-1, +1} ({0, 1} and bool mapped, consistently across chunks; anything else refused),
@@ -134,12 +146,7 @@ class RunLabels:
     def __call__(self, y: Any, n_rows: int, offset: int) -> np.ndarray:
         if y is None and self.task == "oco":   # each row is a loss: nothing to label
             return np.zeros(n_rows)
-        y = np.asarray(y)
-        if y.ndim != 1:
-            y = y.reshape(-1) if y.size == n_rows else y
-        if y.ndim != 1 or y.shape[0] != n_rows:
-            raise ValueError(f"labels have shape {np.shape(y)} but the features have "
-                             f"{n_rows} rows (rows {offset}..{offset + n_rows - 1})")
+        y = one_label_per_row(y, n_rows, offset)
         if self.task == "oco":
             return oco_labels(y, offset)
         if self.task != "classification":
@@ -222,3 +229,70 @@ really holds losses, or use one of that task (olbench --list learner)
 def _preview(values: np.ndarray, k: int = 10) -> str:
     shown = ", ".join(repr(v.item()) for v in values[:k])
     return f"[{shown}{', ...' if values.size > k else ''}]"
+
+
+def multiclass_classes(raw: Any, source: str = "labels") -> np.ndarray:
+    """The classes of a multiclass task from the labels (or the class codes) given: their
+    distinct values, ascending, as float64. Codes are finite whole numbers (LIBSVM's and
+    LIBOL's 1..k, 0..9 for digits); at least two of them.
+
+    >>> multiclass_classes([3, 1, 2, 3]).tolist()
+    [1.0, 2.0, 3.0]
+    >>> multiclass_classes(4).tolist()     # k: the classes 1..k
+    [1.0, 2.0, 3.0, 4.0]
+    """
+    if isinstance(raw, (int, np.integer)) and not isinstance(raw, bool):
+        if raw < 2:
+            raise ValueError(f"{source}: a multiclass task needs k >= 2 classes, got k = {raw}")
+        return np.arange(1.0, raw + 1.0)
+    values = np.asarray(raw)
+    if values.dtype == bool or not np.issubdtype(values.dtype, np.number) \
+            or np.iscomplexobj(values):
+        raise ValueError(f"{source}: multiclass labels must be whole numbers (class codes such "
+                         f"as 1..k), got dtype {values.dtype}")
+    values = np.unique(values.astype(np.float64).ravel())
+    bad = values[~np.isfinite(values) | (values != np.round(values))]
+    if bad.size:
+        raise ValueError(f"{source}: multiclass labels must be whole numbers (class codes such "
+                         f"as 1..k); found {_preview(bad)}; for real-valued targets use a "
+                         f"regression learner")
+    if values.size < 2:
+        raise ValueError(f"{source}: a multiclass task needs k >= 2 classes, but the labels "
+                         f"hold {values.size} ({_preview(values)}); give the classes "
+                         f"(classes=k or a list of codes) when a stream shows fewer")
+    return values
+
+
+class ClassLabels:
+    """The labels of a multiclass run, chunk by chunk: each class code to its index 0..k-1 in
+    ``classes`` (ascending codes), float64 as every label array. A code outside ``classes``
+    is refused with its row.
+
+    >>> ClassLabels(np.array([1.0, 2.0, 5.0]))(np.array([5, 1, 2]), 3, 0).tolist()
+    [2.0, 0.0, 1.0]
+    """
+
+    def __init__(self, classes: np.ndarray, source: str = "labels"):
+        self.classes = np.asarray(classes, dtype=np.float64)
+        self.source = source
+
+    def __call__(self, y: Any, n_rows: int, offset: int) -> np.ndarray:
+        y = one_label_per_row(y, n_rows, offset)
+        if y.dtype == bool or not np.issubdtype(y.dtype, np.number):
+            raise ValueError(f"{self.source}: multiclass labels must be whole numbers (class "
+                             f"codes), got dtype {y.dtype}")
+        codes = y.astype(np.float64)
+        index = np.searchsorted(self.classes, codes)
+        inside = index < self.classes.size
+        known = np.zeros(n_rows, dtype=bool)
+        known[inside] = self.classes[index[inside]] == codes[inside]
+        if not known.all():
+            first = int(np.flatnonzero(~known)[0])
+            raise ValueError(f"{self.source}: label {_fmt(float(codes[first]))} at row "
+                             f"{offset + first} is not one of the {self.classes.size} classes "
+                             f"{describe_labels(self.classes)}")
+        return index.astype(np.float64)
+
+    def one_class_note(self) -> None:
+        """(A multiclass run's classes are declared: nothing to warn about.)"""
+        return None

@@ -3,10 +3,12 @@ applied before any round runs by :func:`olbench.run`, by a grid
 (:func:`olbench.harness.task_checks.validate`, so the command line refuses a mismatch with
 the rest of the configuration) and by a comparator's fit.
 
-Three tasks:
+Four tasks:
 
 * ``"classification"``: a row of features x_t and a label y_t in {-1, +1};
 * ``"regression"``: a row of features x_t and a real target y_t;
+* ``"multiclass"``: a row of features x_t and a label y_t, one of k classes (the data's own
+  codes; the learner keeps one weight row per class: :mod:`olbench.learners.multiclass`);
 * ``"oco"``: online convex optimisation, prediction with expert advice included: the row x_t
   *is* the loss f_t (a gradient, a point, the experts' losses), the learner plays a point and
   records the loss it suffered; labels are ignored.
@@ -40,13 +42,15 @@ from olbench.features import check_finite_features
 
 #: what each task does, as messages say it
 DOES = {"classification": "classification", "regression": "regression",
-        "oco": "online convex optimisation"}
+        "multiclass": "multiclass classification", "oco": "online convex optimisation"}
 #: what the data of each task hold
 ROWS = {"classification": "rows of features, labels in {-1, +1}",
-        "regression": "rows of features, real targets", "oco": "each row is a loss"}
+        "regression": "rows of features, real targets",
+        "multiclass": "rows of features, labels one of k >= 2 classes",
+        "oco": "each row is a loss"}
 #: the comparator that measures runs of each task (the default of a single cell)
 COMPARATOR_FOR = {"classification": "best_fixed", "regression": "best_fixed",
-                  "oco": "best_point"}
+                  "multiclass": "best_fixed", "oco": "best_point"}
 
 
 def _article(task: str) -> str:

@@ -15,6 +15,14 @@ Conventions, stated once for the whole package:
   is the loss it suffered, f_t(w_t), recorded before its update. The loss ``suffered`` is that
   recorded value itself (y_t is unused), so cumulative loss and regret of an OCO run are sums
   of what the learner reported; comparators of OCO runs report f_t(u) the same way.
+* Multiclass classification (task ``"multiclass"``): labels y_t are class indices 0..k-1
+  (a stream's own class codes are kept beside them, :mod:`olbench.labels`); the learner scores
+  every class, s_r = W_r·x_t, plays the *lowest* index among the largest scores, and records
+  the multiclass margin m_t = s_{y_t} - max_{r != y_t} s_r (Crammer & Singer 2003) with the
+  class it predicted. Losses are functions of m_t (``multiclass_hinge`` = max(0, 1 - m_t)).
+  A mistake under ``"novikoff"`` is m_t <= 0 (a tie for the top score is a mistake, as in the
+  mistake bounds' proofs); under ``"libol"`` it is predicted != y_t (the lowest index wins a
+  tie: MATLAB's ``max``, LIBOL's rule).
 * Regret = learner's cumulative loss - comparator's cumulative loss.
 
 >>> import numpy as np
@@ -36,7 +44,11 @@ TIE_RULES = ("novikoff", "libol")
 
 
 #: the loss a run measures when neither the command nor the learner names one, by task
-DEFAULT_LOSS = {"classification": "hinge", "regression": "squared", "oco": "suffered"}
+DEFAULT_LOSS = {"classification": "hinge", "regression": "squared", "oco": "suffered",
+                "multiclass": "multiclass_hinge"}
+
+#: the tasks whose runs count mistakes (their labels are classes)
+LABELLED_TASKS = ("classification", "multiclass")
 
 
 def predicted_labels(margins: np.ndarray, tie: str = "novikoff") -> np.ndarray:
@@ -48,8 +60,20 @@ def predicted_labels(margins: np.ndarray, tie: str = "novikoff") -> np.ndarray:
     raise ValueError(f"unknown tie rule {tie!r}; use one of {TIE_RULES}")
 
 
-def mistakes(margins: np.ndarray, y: np.ndarray, tie: str = "novikoff") -> np.ndarray:
-    """Boolean per round: the prediction was wrong under the tie rule (see module docs)."""
+def mistakes(margins: np.ndarray, y: np.ndarray, tie: str = "novikoff",
+             predicted: np.ndarray | None = None) -> np.ndarray:
+    """Boolean per round: the prediction was wrong under the tie rule (see module docs).
+    ``predicted``: the classes a multiclass run predicted (None for a binary run), with
+    ``margins`` its multiclass margins.
+
+    >>> mistakes(np.array([0.0, 0.0, 1.0]), np.array([0, 1, 1]), "libol",
+    ...          predicted=np.array([0, 0, 1])).tolist()
+    [False, True, False]
+    """
+    if predicted is not None:
+        if tie not in TIE_RULES:
+            raise ValueError(f"unknown tie rule {tie!r}; use one of {TIE_RULES}")
+        return margins <= 0 if tie == "novikoff" else np.asarray(predicted) != y
     if tie == "novikoff":
         return y * margins <= 0
     return predicted_labels(margins, tie) != y
@@ -60,7 +84,7 @@ class Loss:
     """A per-example loss l(p, y) with its derivative in p (a subgradient where not smooth)."""
 
     name: str
-    task: str                      # "classification", "regression" or "oco"
+    task: str                      # "classification", "regression", "multiclass" or "oco"
     value: Callable[[np.ndarray, np.ndarray], np.ndarray]
     derivative: Callable[[np.ndarray, np.ndarray], np.ndarray]
     piecewise_linear: bool = False
@@ -101,6 +125,17 @@ def get_loss(name: str, *, epsilon: float = 0.1) -> Loss:
             lambda m, y: np.maximum(0.0, np.abs(m - y) - epsilon),
             lambda m, y: np.where(np.abs(m - y) > epsilon, np.sign(m - y), 0.0),
             piecewise_linear=True),
+        # multiclass: functions of the multiclass margin m (y, the class, is in m already)
+        "multiclass_hinge": Loss("multiclass_hinge", "multiclass",
+                                 lambda m, y: np.maximum(0.0, 1.0 - m),
+                                 lambda m, y: np.where(m < 1.0, -1.0, 0.0),
+                                 piecewise_linear=True),
+        "multiclass_squared_hinge": Loss("multiclass_squared_hinge", "multiclass",
+                                         lambda m, y: np.maximum(0.0, 1.0 - m) ** 2,
+                                         lambda m, y: -2.0 * np.maximum(0.0, 1.0 - m)),
+        "multiclass_zero_one": Loss("multiclass_zero_one", "multiclass",
+                                    lambda m, y: (m <= 0).astype(float),
+                                    lambda m, y: np.zeros_like(m)),
         # OCO: the output already is the loss suffered, f_t(w_t) (see the module docs)
         "suffered": Loss("suffered", "oco", lambda m, y: m.copy(), lambda m, y: np.ones_like(m),
                          piecewise_linear=True),

@@ -17,23 +17,25 @@ import pandas as pd
 
 from olbench import schema as col
 from olbench.checkpoints import log_checkpoints, train_test_boundary
-from olbench.losses import get_loss, mistakes
+from olbench.losses import LABELLED_TASKS, get_loss, mistakes
 
 
-def _arrays(margins, y, updated, tie):
-    """Accept arrays or a trace-like object (duck typing on ``margins``/``y``/``updated``)."""
+def _arrays(margins, y, updated, tie, predicted=None):
+    """Accept arrays or a trace-like object (duck typing on ``margins``/``y``/``updated``;
+    a multiclass trace's ``predicted`` classes come with them: :func:`predicted_of`)."""
     if hasattr(margins, "margins"):
         trace = margins
         y = trace.y if y is None else y
         updated = getattr(trace, "updated", None) if updated is None else updated
         tie = getattr(trace, "tie", None) or tie
+        predicted = getattr(trace, "predicted", None)
         margins = trace.margins
     if y is None:
         raise ValueError("labels y are required (or pass a trace with .y)")
     margins, y = np.asarray(margins, dtype=float), np.asarray(y, dtype=float)
     if margins.shape != y.shape:
         raise ValueError(f"margins {margins.shape} and y {y.shape} differ in shape")
-    return margins, y, (None if updated is None else np.asarray(updated, bool)), tie
+    return margins, y, (None if updated is None else np.asarray(updated, bool)), tie, predicted
 
 
 def comparator_cum_loss(comparator, checkpoints, y=None, *, loss=None, epsilon=0.1):
@@ -63,7 +65,7 @@ def comparator_cum_loss(comparator, checkpoints, y=None, *, loss=None, epsilon=0
 
 def curve(margins, y=None, updated=None, *, loss: str = "hinge", epsilon: float = 0.1,
           tie: str = "novikoff", comparator=None, checkpoints=None, clean_y=None,
-          test_start: int | None = None, outliers=None) -> pd.DataFrame:
+          test_start: int | None = None, outliers=None, predicted=None) -> pd.DataFrame:
     """One row per checkpoint T: cumulative loss, mistakes, updates, regret.
 
     Columns: ``t``, ``loss`` (its name), ``cum_loss``, ``avg_loss``, ``mistakes``,
@@ -74,6 +76,8 @@ def curve(margins, y=None, updated=None, *, loss: str = "hinge", epsilon: float 
     Any loss can be asked for: it is evaluated from the recorded margins. ``test_start``
     (a ``split=train_then_test`` stream's training length): ``test_mistakes``,
     ``test_mistake_rate`` and ``test_avg_loss`` over rounds test_start+1..t, empty up to it.
+    ``predicted``: a multiclass run's predicted classes (``margins`` its multiclass margins,
+    ``y`` its class indices; :mod:`olbench.losses`).
 
     >>> m = np.array([0.0, 0.5, -1.0, 2.0]); y = np.array([1.0, 1.0, 1.0, 1.0])
     >>> df = curve(m, y, np.array([True, True, True, False]), comparator=np.zeros(4),
@@ -83,18 +87,20 @@ def curve(margins, y=None, updated=None, *, loss: str = "hinge", epsilon: float 
     >>> df["inlier_mistake_rate"].tolist()   # 1 mistake in 2 inliers, then 1 in 3
     [0.5, 0.3333333333333333]
     """
-    margins, y, updated, tie = _arrays(margins, y, updated, tie)
+    margins, y, updated, tie, predicted = _arrays(margins, y, updated, tie, predicted)
     n = len(y)
     ks = log_checkpoints(n) if checkpoints is None else np.asarray(checkpoints, dtype=np.int64)
     L = get_loss(loss, epsilon=epsilon)
     cum_all = np.cumsum(L(margins, y))
     cum = cum_all[ks - 1]
     df = _frame(ks, loss, cum)
-    if L.task == "classification":
-        wrong = mistakes(margins, y, tie)
+    if L.task in LABELLED_TASKS:
+        wrong = mistakes(margins, y, tie, predicted)
         mis = np.cumsum(wrong)[ks - 1]
         df[col.MISTAKES], df[col.MISTAKE_RATE] = mis, mis / ks
         if clean_y is not None:
+            if predicted is not None:
+                raise ValueError("clean labels (noise) of a multiclass run are not supported")
             cm = np.cumsum(mistakes(margins, np.asarray(clean_y, float), tie))[ks - 1]
             df[col.CLEAN_MISTAKES], df[col.CLEAN_MISTAKE_RATE] = cm, cm / ks
         if outliers is not None:
@@ -106,7 +112,8 @@ def curve(margins, y=None, updated=None, *, loss: str = "hinge", epsilon: float 
                                                     where=seen > 0)
     if test_start is not None:
         start = int(test_start)
-        cum_mis = np.cumsum(mistakes(margins, y, tie)) if L.task == "classification" else None
+        cum_mis = np.cumsum(mistakes(margins, y, tie, predicted)) \
+            if L.task in LABELLED_TASKS else None
         _test_part(df, ks, start, (cum, cum_all[start - 1] if start > 0 else 0.0),
                    None if cum_mis is None else
                    (cum_mis[ks - 1], cum_mis[start - 1] if start > 0 else 0))
@@ -181,7 +188,7 @@ def comparator_columns(comparator, checkpoints, y, *, loss: str, epsilon: float 
     if cum_loss is not None:
         out[col.REGRET] = np.asarray(cum_loss) - comp
     mistakes_at = getattr(comparator, "mistakes_at", None)   # a fit with a fixed u
-    if mistakes_at is not None and get_loss(loss).task == "classification":
+    if mistakes_at is not None and get_loss(loss).task in LABELLED_TASKS:
         wrong = mistakes_at(ks, tie, y)
         if wrong is not None:
             out[col.COMPARATOR_MISTAKES] = wrong
@@ -246,14 +253,15 @@ def metrics_table(trace, *, learner=None, meta=None, fits: dict | None = None,
     """
     from olbench.bounds import bound_table
 
-    margins, y, updated, tie = _arrays(trace, None, None, "novikoff")
+    margins, y, updated, tie, predicted = _arrays(trace, None, None, "novikoff")
     loss = loss or getattr(trace, "loss_name", None) or "hinge"
     ks = log_checkpoints(len(y)) if checkpoints is None else np.asarray(checkpoints, np.int64)
     fits = fits or {}
     outliers = (getattr(meta, "extra", None) or {}).get("outliers")
     base = curve(margins, y, updated, loss=loss, epsilon=epsilon, tie=tie, checkpoints=ks,
                  clean_y=getattr(meta, "clean_y", None), outliers=outliers,
-                 test_start=None if meta is None else train_test_boundary(meta))
+                 test_start=None if meta is None else train_test_boundary(meta),
+                 predicted=predicted)
     chosen = [fits[comparator]] if comparator is not None else list(fits.values())
     df = _against(base, chosen, ks, y, loss=loss, epsilon=epsilon, tie=tie)
     if learner is None or not bounds:

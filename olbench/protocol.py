@@ -32,8 +32,9 @@ import scipy.sparse as sp
 from olbench.breakdown import breakdown_error, check_final_state
 from olbench.features import as_features, check_finite_features, most_non_zeros
 from olbench.labels import RunLabels
+from olbench.learners.multiclass import run_labels
 from olbench.learning_task import check_loss_range, learner_mismatch
-from olbench.losses import DEFAULT_LOSS, Loss, get_loss, mistakes, predicted_labels
+from olbench.losses import DEFAULT_LOSS, LABELLED_TASKS, Loss, get_loss, mistakes, predicted_labels
 from olbench.resources import check_memory, size_problem
 
 
@@ -65,6 +66,11 @@ class Trace:
     #: chunk ends: a lazy learner's count costs O(d); NaN too where the learner's w is not a
     #: weight vector: :meth:`Learner.nonzero_weights`)
     nonzero_cum: np.ndarray = field(default_factory=lambda: np.zeros(0), repr=False)
+    #: a multiclass run's: the class predicted at each round (an index into ``classes``,
+    #: the lowest among the top scores) and the class codes; ``y`` and ``predicted`` hold
+    #: indices, ``margins`` the multiclass margins s_y - max_{r != y} s_r (olbench.losses)
+    predicted: np.ndarray | None = field(default=None, repr=False)
+    classes: np.ndarray | None = field(default=None, repr=False)
 
     @property
     def loss_name(self) -> str:
@@ -81,14 +87,17 @@ class Trace:
 
     @property
     def mistakes(self) -> np.ndarray | None:
-        """Boolean per round under the tie rule (classification only)."""
-        if self.task != "classification":
+        """Boolean per round under the tie rule (classification and multiclass only)."""
+        if self.task not in LABELLED_TASKS:
             return None
-        return mistakes(self.margins, self.y, self.tie)
+        return mistakes(self.margins, self.y, self.tie, self.predicted)
 
     @property
     def predictions(self) -> np.ndarray:
-        """Labels (classification, 0 for a tie under the Novikoff rule) or real predictions."""
+        """Labels (classification, 0 for a tie under the Novikoff rule; multiclass: the class
+        codes predicted) or real predictions."""
+        if self.task == "multiclass":
+            return self.classes[self.predicted]
         if self.task != "classification":
             return self.margins
         return predicted_labels(self.margins, self.tie)
@@ -234,7 +243,7 @@ def _call_rule(loop_dense, loop_csr, learner, X, begin, end, *arrays):
 
 def run(learner, X: Any, y: Any = None, *, loss: str | Loss | None = None,
         tie: str | None = None, chunk_size: int | None = None, reset: bool = True,
-        checkpoints: Any = None, memory_limit: Any = None) -> Trace:
+        checkpoints: Any = None, memory_limit: Any = None, classes: Any = None) -> Trace:
     """Run the online protocol of ``learner`` over a stream and return its :class:`Trace`.
 
     For each round t: p_t = predict(x_t) is recorded, then y_t is revealed and the learner
@@ -250,6 +259,10 @@ def run(learner, X: Any, y: Any = None, *, loss: str | Loss | None = None,
     (:meth:`~olbench.learners.base.Learner.footprint`) with the memory free on this machine,
     or ``memory_limit`` (bytes, or a size such as ``"8GiB"``), and refuses, naming the size
     and what sets it, a run that would not fit (:mod:`olbench.resources`).
+
+    A multiclass learner's classes (``classes``: k for 1..k, or the class codes) are, when
+    not given here: its own ``classes`` option's, else the stream's, else the distinct
+    labels of ``y`` (:mod:`olbench.learners.multiclass`).
     """
     learner.validate()
     _check_chunk_size(chunk_size)
@@ -270,10 +283,14 @@ def run(learner, X: Any, y: Any = None, *, loss: str | Loss | None = None,
         mismatch = learner_mismatch(learner, X)
         if mismatch:
             raise ValueError(mismatch)
-    labels = RunLabels(task)
+    labels = run_labels(learner, X, y, classes, reset) if task == "multiclass" \
+        else RunLabels(task)
+    if task == "multiclass" and reset:   # k sizes the state, checked before it is allocated
+        learner.classes_ = labels.classes
     total = _known_rows(learner, X)
     rule = learner.rule()
     margins: list[np.ndarray] = []
+    predicted: list[np.ndarray] = []
     ys: list[np.ndarray] = []
     updated: list[np.ndarray] = []
     elapsed, offset = 0.0, 0
@@ -295,7 +312,7 @@ def run(learner, X: Any, y: Any = None, *, loss: str | Loss | None = None,
         _check_room(learner, X_chunk, total=total, offset=offset, fresh=fresh,
                     limit=memory_limit)
         if fresh:
-            learner.reset(d)
+            learner.reset(d, labels.classes) if task == "multiclass" else learner.reset(d)
         elif not learner.is_initialised:
             raise ValueError("reset=False needs a learner that has already seen data")
         elif d != learner.n_features_:
@@ -304,17 +321,19 @@ def run(learner, X: Any, y: Any = None, *, loss: str | Loss | None = None,
         learner._reserve(X_chunk, total)
         m = np.empty(n_rows)
         u = np.empty(n_rows, dtype=np.bool_)
+        # a multiclass loop also records the class it predicted (olbench.rules.loop)
+        outputs = (m, np.empty(n_rows, dtype=np.int64), u) if rule.multiclass else (m, u)
         y_read = _read_only(y_chunk)
         # zero rows: compiles (or loads from cache) for these types outside the timed region
         _call_rule(rule.run_dense, rule.run_csr, learner, X_chunk, 0, 0, y_read[:0],
-                     m[:0], u[:0])
+                   *(a[:0] for a in outputs))
         # the loop is timed piecewise, split at the requested checkpoints
         cuts = [c - offset for c in timing_points if offset < c < offset + n_rows] + [n_rows]
         begin = 0
         for end in cuts:
             start = time.perf_counter()
             stopped = _call_rule(rule.run_dense, rule.run_csr, learner, X_chunk, begin,
-                                   end, y_read[begin:end], m[begin:end], u[begin:end])
+                                 end, y_read[begin:end], *(a[begin:end] for a in outputs))
             elapsed += time.perf_counter() - start
             if stopped >= 0:
                 _non_finite_output(learner, X_chunk, offset, offset + begin + stopped)
@@ -325,6 +344,8 @@ def run(learner, X: Any, y: Any = None, *, loss: str | Loss | None = None,
             nonzero.append(learner.nonzero_weights() if counted else math.nan)
             begin = end
         margins.append(m), ys.append(y_chunk), updated.append(u)
+        if rule.multiclass:
+            predicted.append(outputs[1])
         offset += n_rows
     if offset == 0:
         raise ValueError("empty stream: there are no rows to learn from")
@@ -339,16 +360,20 @@ def run(learner, X: Any, y: Any = None, *, loss: str | Loss | None = None,
         warnings.warn(note, UserWarning, stacklevel=2)
     margins_all, y_all, updated_all = (parts[0] if len(parts) == 1 else np.concatenate(parts)
                                        for parts in (margins, ys, updated))
+    multiclass = {"predicted": np.concatenate(predicted), "classes": learner.classes_.copy()} \
+        if rule.multiclass else {}
     return Trace(learner=learner.name, task=task, tie=tie or learner.tie,
                  margins=margins_all, y=y_all, updated=updated_all,
                  loss_fn=loss_fn, time_s=elapsed,
                  state=learner.export_state(),
                  n_features=learner.n_features_, time_rows=np.array(time_rows),
-                 time_cum=np.array(time_cum), nonzero_cum=np.array(nonzero, dtype=float))
+                 time_cum=np.array(time_cum), nonzero_cum=np.array(nonzero, dtype=float),
+                 **multiclass)
 
 
 def predict(learner, X: Any) -> np.ndarray:
-    """Outputs p = w.x for each row of X, without learning. A learner that has seen no data
+    """Outputs p = w.x for each row of X, without learning (a multiclass learner's: the
+    scores W_r . x, one row of k per row of X). A learner that has seen no data
     yet predicts from its initial state for X's d features (w = 0 unless ``init`` says
     otherwise: every margin 0), which it does not keep: it stays fresh, so predicting first
     changes nothing in a later run."""
@@ -360,6 +385,6 @@ def predict(learner, X: Any) -> np.ndarray:
         raise ValueError(f"X has {X.shape[1]} features but the learner was set up for "
                          f"{learner.n_features_}")
     rule = learner.rule()
-    out = np.empty(X.shape[0])
+    out = np.empty((X.shape[0], learner.n_classes_) if rule.multiclass else X.shape[0])
     _call_rule(rule.predict_dense, rule.predict_csr, learner, X, 0, X.shape[0], out)
     return out

@@ -51,6 +51,9 @@ def make_data(task: str, seed: int, n: int = 150, d: int = 6, density: float = 1
     if task == "classification":
         y = np.sign(X @ u + 0.3 * rng.standard_normal(n))
         y[y == 0] = 1.0
+    elif task == "multiclass":   # four classes, coded 1..4, noisy linear scores
+        U = rng.standard_normal((4, d))
+        y = 1.0 + np.argmax(X @ U.T + 0.3 * rng.standard_normal((n, 4)), axis=1)
     elif task == "oco":   # each row is a loss; y is unused and 0, as every OCO stream gives
         y = np.zeros(n)
     else:

@@ -15,4 +15,6 @@ LOSSES = np.array([[0.0, 1.0], [1.0, 0.0], [0.5, 0.5], [0.0, 0.0]])
 def labels_for(learner, n):
     if learner.task == "oco":
         return np.zeros(n)
+    if learner.task == "multiclass":     # three classes, coded 1..3
+        return 1.0 + np.arange(n) % 3
     return np.where(np.arange(n) % 2 == 0, 1.0, -1.0)

@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from task_rows import X, Y, labels_for
 
 from olbench import make_learner, run
+from olbench.breakdown import NumericBreakdownError
 from olbench.learners import Learner
 from olbench.resources import (
     RECORD_BYTES_PER_ROUND,
@@ -115,13 +116,20 @@ def test_memory_limit_units():
        d=st.integers(1, 30), fits=st.booleans())
 def test_a_limit_below_the_declared_footprint_refuses_and_one_above_runs(key, n, d, fits):
     """For any learner and size: memory_limit below what the run declares is a refusal
-    naming the learner, at or above it the run goes through."""
-    learner = make_learner(key)
+    naming the learner, at or above it the run goes through. (A multiclass learner's
+    footprint grows with k: its classes, labels_for's 1..3, declared up front.)"""
+    multiclass = Learner.registry.get(key).task == "multiclass"
+    learner = make_learner(key, **({"classes": 3} if multiclass else {}))
     rows = np.random.default_rng(n).random((n, d))
     need = learner.footprint(n, d).nbytes + RECORD_BYTES_PER_ROUND * n
     limit = need if fits else need / 2
     if fits:
-        assert run(learner, rows, labels_for(learner, n), memory_limit=limit).n == n
+        try:
+            assert run(learner, rows, labels_for(learner, n), memory_limit=limit).n == n
+        except NumericBreakdownError:
+            # past the memory check: LIBOL's uncapped multiclass CW loses its covariance's
+            # positive definiteness on these labels (cycling 1..3 on random rows), and says so
+            assert key == "multiclass_cw"
     else:
         with pytest.raises(NotEnoughMemory, match=rf"^{key} keeps .* for .* but memory_limit"):
             run(learner, rows, labels_for(learner, n), memory_limit=limit)

@@ -39,12 +39,15 @@ X = RNG.standard_normal((40, 4))
 Y_CLASS = np.where(X @ [1.0, -2.0, 0.5, 1.0] >= 0, 1.0, -1.0)
 Y_REAL = X @ [1.0, -2.0, 0.5, 1.0] + 0.1 * RNG.standard_normal(40)
 LOSSES = RNG.random((40, 4))          # OCO rows: loss vectors in [0, 1) (experts too)
+Y_CLASSES = 1.0 + np.argmax(X @ RNG.standard_normal((4, 3)), axis=1)   # multiclass: 1..3
 
 
 def task_data(learner):
     """A small stream of the learner's task."""
     if learner.task == "oco":
         return LOSSES, np.zeros(len(LOSSES))
+    if learner.task == "multiclass":
+        return X, Y_CLASSES
     return X, (Y_REAL if learner.task == "regression" else Y_CLASS)
 
 

@@ -19,6 +19,14 @@ from olbench.resources import RECORD_BYTES_PER_ROUND
 KEYS = Learner.registry.keys()
 
 
+def _learner(key, **params):
+    """make_learner, with a multiclass learner's classes (1..4, make_data's) declared, so
+    that a run on a few of the rows has the same classes as one on all of them."""
+    if Learner.registry.get(key).task == "multiclass":
+        params.setdefault("classes", 4)
+    return make_learner(key, **params)
+
+
 def _data(learner, seed=0, **kw):
     return learner_data(learner, seed, n=120, d=5, **kw)
 
@@ -28,7 +36,7 @@ def test_no_look_ahead(key, as_format):
     """p_t must not depend on y_t: flipping (or moving) y_t leaves p_1..p_t unchanged. In
     online convex optimisation the row is the loss and p_t = f_t(w_t) is the loss suffered:
     changing row t must leave p_1..p_{t-1} unchanged, and y is ignored altogether."""
-    learner = make_learner(key)
+    learner = _learner(key)
     X, y = _data(learner)
     first = run(learner, as_format(X), y)
     base = first.margins
@@ -47,6 +55,18 @@ def test_no_look_ahead(key, as_format):
             assert not np.array_equal(trace.margins[t + 1:], base[t + 1:]) or (
                 discrete and not np.array_equal(trace.state["w"], first.state["w"]))
         return
+    if learner.task == "multiclass":
+        # what is played before y_t is the class predicted; the margin recorded at round t
+        # is measured against y_t, so it is the rounds before t that must not change
+        for t in (0, 1, 37, 119):
+            y2 = y.copy()
+            y2[t] = 1.0 + y2[t] % 4
+            trace = run(learner.clone(), as_format(X), y2)
+            np.testing.assert_array_equal(trace.predicted[: t + 1], first.predicted[: t + 1])
+            np.testing.assert_array_equal(trace.margins[:t], base[:t])
+            if t < 119:
+                assert not np.array_equal(trace.margins[t + 1:], base[t + 1:])
+        return
     for t in (0, 1, 37, 119):
         y2 = y.copy()
         y2[t] = -y2[t] if learner.task == "classification" else y2[t] + 5.0
@@ -58,7 +78,7 @@ def test_no_look_ahead(key, as_format):
 
 @pytest.mark.parametrize("key", KEYS)
 def test_deterministic_and_inputs_not_mutated(key, as_format):
-    learner = make_learner(key)
+    learner = _learner(key)
     X, y = _data(learner, seed=1)
     Xf, y_copy = as_format(X), y.copy()
     before = Xf.copy()
@@ -77,7 +97,7 @@ def test_deterministic_and_inputs_not_mutated(key, as_format):
 def test_zero_vectors_are_handled(key, as_format):
     """At its defaults and at each setting of its exactness cases (tests/naive.py)."""
     for params in [{}, *naive.SETTINGS.get(key, [])]:
-        learner = make_learner(key, **params)
+        learner = _learner(key, **params)
         X, y = _data(learner, seed=2)
         X[::3] = 0.0
         trace = run(learner, as_format(X), y)
@@ -94,7 +114,7 @@ def test_zero_vectors_are_handled(key, as_format):
 
 @pytest.mark.parametrize("key", KEYS)
 def test_clone_round_trip_and_name(key):
-    learner = make_learner(key)
+    learner = _learner(key)
     X, y = _data(learner)
     run(learner, X, y)
     twin = learner.clone()
@@ -107,7 +127,7 @@ def test_clone_round_trip_and_name(key):
 
 @pytest.mark.parametrize("key", KEYS)
 def test_single_steps_equal_run(key, as_format):
-    learner = make_learner(key)
+    learner = _learner(key)
     X, y = _data(learner, seed=3)
     trace = run(learner.clone(), as_format(X), y)
     stepper = learner.clone()
@@ -118,7 +138,9 @@ def test_single_steps_equal_run(key, as_format):
             stepper.reset(X.shape[1])
         margins.append(stepper.predict_one(row))
         stepper.learn_one(row, y[t])
-    np.testing.assert_array_equal(margins, trace.margins)
+    # (a multiclass learner's predict_one is the class it predicts)
+    np.testing.assert_array_equal(
+        margins, trace.predictions if learner.task == "multiclass" else trace.margins)
     np.testing.assert_array_equal(stepper.state_.w, trace.state["w"])
 
 
@@ -127,13 +149,15 @@ def test_fresh_predict_one_is_the_initial_state_and_changes_nothing(key, as_form
     """predict-then-learn from the first example: a fresh learner predicts what it would
     after reset(d) (w = 0: margin 0; OCO: f_1(w_1) at w_1 = P_K(0)), and stays fresh, so
     learn_one and run after it are what they are without it."""
-    learner = make_learner(key)
+    learner = _learner(key)
     X, y = _data(learner, seed=5)
     rows = [as_format(X[t:t + 1]) if sp.issparse(as_format(X[:1])) else X[t] for t in (0, 1)]
     initial = learner.clone().reset(X.shape[1])
     fresh = learner.predict_one(rows[0])
     assert fresh == initial.predict_one(rows[0])
-    if learner.task != "oco":
+    if learner.task == "multiclass":
+        assert fresh == 1.0                      # W = 0: every score ties, the first class
+    elif learner.task != "oco":
         assert fresh == 0.0                      # w = 0, no support vector yet
     assert not learner.is_initialised
     stepped = learner.learn_one(rows[0], y[0]).predict_one(rows[1])
@@ -147,7 +171,7 @@ def test_fresh_predict_one_is_the_initial_state_and_changes_nothing(key, as_form
 
 @pytest.mark.parametrize("key", KEYS)
 def test_chunked_run_equals_whole_run(key):
-    learner = make_learner(key)
+    learner = _learner(key)
     X, y = _data(learner, seed=4)
     whole = run(learner.clone(), X, y)
     chunked = run(learner.clone(), X, y, chunk_size=17)
@@ -220,6 +244,7 @@ def _footprint_data(learner, fmt):
                       shape=(300, 400))
     u = rng.standard_normal(400)
     y = (np.where(X @ u >= 0, 1.0, -1.0) if learner.task == "classification" else
+         1.0 + np.digitize(X @ u, [-0.5, 0.0, 0.5]) if learner.task == "multiclass" else
          np.zeros(300) if learner.task == "oco" else X @ u)   # OCO: y unused, 0
     return X, y, 6
 
@@ -240,7 +265,7 @@ def test_declared_footprint_covers_what_a_run_allocates(key, fmt):
     that fits by its declaration would not in fact; and at most 2.5 times it (a kernel
     learner's growing state is declared with room to move to larger arrays), or runs
     that fit would be refused."""
-    learner = make_learner(key)
+    learner = _learner(key)
     X, y, nnz = _footprint_data(learner, fmt)
     run(learner.clone(), X[:5], y[:5])              # compiled before the measurement
     tracemalloc.start()

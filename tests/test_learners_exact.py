@@ -36,9 +36,12 @@ def test_compiled_equals_naive(key, params, seed, as_format):
     if learner.task == "regression" and key != "ogd":
         y = y * 2.0
     margins, updated, state = naive.TWINS[key](X, y, **params)
+    predicted = state.pop("predicted", None)       # a multiclass twin's: the class indices
     trace = run(learner, as_format(X), y)
     np.testing.assert_allclose(trace.margins, margins, **TOL)
     np.testing.assert_array_equal(trace.updated, updated)
+    if predicted is not None:
+        np.testing.assert_array_equal(trace.predicted, predicted)
     for name, value in state.items():
         np.testing.assert_allclose(trace.state[name], value, **TOL)
     assert trace.updated.sum() >= 5  # the comparison exercised the update rule

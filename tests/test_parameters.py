@@ -87,10 +87,13 @@ def test_the_libol_switch_counts_mistakes_as_its_rule_decides_them(key):
     """From w = 0 the first output is 0, with y = +1. Under Novikoff's rule that is a
     mistake; under LIBOL's, sign(0) = +1 is right. A learner whose ``libol=True`` takes
     LIBOL's tie rule (the trait ``libol_tie``) counts no mistake there, and its
-    mistake-driven rule takes no step; every other learner counts one, whatever its switch."""
-    X, y = np.array([[1.0, 0.5], [0.5, -1.0]]), np.array([1.0, -1.0])
+    mistake-driven rule takes no step; every other learner counts one, whatever its switch.
+    A multiclass learner's first scores are all 0, with y the first class: a tie, a mistake
+    under Novikoff's rule, won by the lowest index (y) under LIBOL's."""
     for libol in (False, True):
         learner = make_learner(key, libol=libol)
+        X = np.array([[1.0, 0.5], [0.5, -1.0]])
+        y = np.array([1.0, 2.0] if learner.task == "multiclass" else [1.0, -1.0])
         trace = run(learner, X, y)
         assert trace.margins[0] == 0.0
         libol_tie = libol and learner.libol_tie

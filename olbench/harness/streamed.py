@@ -27,6 +27,7 @@ import numpy as np
 from hydra.utils import get_class
 
 from olbench.checkpoints import RunningSums
+from olbench.losses import LABELLED_TASKS
 
 #: file streams of at most this many bytes of files are parsed once per grid and cached
 #: whole; larger ones are out of core: run and fitted chunk by chunk, in memory independent
@@ -280,7 +281,7 @@ def run_streamed(learner, stream, *, loss: str | None = None, checkpoints,
         times[inside] = elapsed + trace.time_at(ks[inside] - before)
         nonzero[inside] = trace.nonzero_at(ks[inside] - before)
         elapsed += trace.time_s
-        counts = {"mistakes": trace.mistakes} if trace.task == "classification" else {}
+        counts = {"mistakes": trace.mistakes} if trace.task in LABELLED_TASKS else {}
         sums.add(loss=trace.losses, updates=trace.updated, **counts)
     if trace is None:
         raise ValueError("empty stream: there are no rows to learn from")

@@ -58,11 +58,12 @@ from olbench.rules.loop import Rule
 
 
 def _accepting_init_options(init):
-    """``__init__`` that also takes the options of :data:`INIT_OPTIONS` (the signature seen
-    by ``inspect``, hence by :meth:`Component.param_names`, stays the class's own)."""
+    """``__init__`` that also takes the family's options (:data:`INIT_OPTIONS`, and any other
+    of its ``optional_params``; the signature seen by ``inspect``, hence by
+    :meth:`Component.param_names`, stays the class's own)."""
     @functools.wraps(init)
     def wrapped(self, *args, **params):
-        for name, (default, _) in INIT_OPTIONS.items():
+        for name, (default, _) in type(self).optional_params.items():
             if name in params or not hasattr(self, name):  # a subclass's super().__init__
                 setattr(self, name, params.pop(name, default))
         init(self, *args, **params)

@@ -79,6 +79,8 @@ GLOSSARY = {
     "rho": "NORMA's margin: a step when y f(x) < rho",
     "ridge": "the weight of the identity in SOP's (ridge·I + Σ xx')⁻¹ (the paper's a)",
     "schedule": "how the step size changes over the rounds",
+    "scheme": ("how the multiclass Perceptron shares x among the errorful classes: max (all "
+               "to the runner-up), uniform, or proportional (to s_r − s_y)"),
     "seed": "the seed of the learner's own random draws (the budget perceptron's evictions)",
     "theta": "truncated gradient's θ: only weights with |w_j| ≤ theta are truncated (None: "
              "all)",

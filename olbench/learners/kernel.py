@@ -26,7 +26,7 @@ from olbench.component import Interval, InvalidParameterError, OneOf
 from olbench.learners import support
 from olbench.learners.base import Learner
 from olbench.learners.initial import init_label, is_zeros
-from olbench.learners.pa import _TITLES, _VARIANTS, check_pa2_ridge, step_size_params
+from olbench.learners.pa import _VARIANTS, PAVariants, step_size_params
 from olbench.learners.state import State
 from olbench.resources import Footprint, features, parameter, rows
 from olbench.rules import kernel_pa as pa_rule
@@ -261,7 +261,7 @@ class KernelPerceptron(KernelLearner, key="kernel_perceptron"):
         return perceptron_rule.Params(*self.kernel_fields())
 
 
-class KernelPA(KernelLearner, key="kernel_pa"):
+class KernelPA(PAVariants, KernelLearner, key="kernel_pa"):
     """Kernel Passive-Aggressive classifier, PA / PA-I / PA-II (Crammer et al., JMLR 7, 2006,
     Sec. 7 with Fig. 1's step sizes): when the hinge loss l = max(0, 1 - y f(x)) is positive,
     x joins the support vectors with coefficient y tau, tau = l / k(x, x) (PA),
@@ -278,6 +278,7 @@ class KernelPA(KernelLearner, key="kernel_pa"):
     source = "Crammer et al., JMLR 2006, Sec. 7"
 
     display_label = "Kernel PA"
+    title_prefix = "Kernel "
     constraints = {"C": Interval(0, inf, low_open=True), "variant": OneOf(*_VARIANTS),
                    **KERNEL_CONSTRAINTS}
 
@@ -286,20 +287,6 @@ class KernelPA(KernelLearner, key="kernel_pa"):
         self.C = C
         self.variant = variant
         self._init_kernel(kernel_type, h, degree, offset)
-
-    @classmethod
-    def display_title(cls, params):
-        variant = params.get("variant", cls.param_defaults()["variant"])
-        return "Kernel " + _TITLES.get(variant, f"PA[{variant}]")
-
-    @classmethod
-    def display_shown(cls, params):
-        unused = {"variant"} | ({"C"} if params.get("variant") == "pa" else set())
-        return [k for k in super().display_shown(params) if k not in unused]
-
-    def validate(self):
-        super().validate()
-        check_pa2_ridge(self)
 
     def rule(self):
         return pa_rule.CLASSIFICATION

@@ -36,7 +36,29 @@ def check_pa2_ridge(learner) -> None:
             f"be at least {RECIPROCAL_LOW!r}")
 
 
-class PA(Learner, key="pa"):
+class PAVariants:
+    """What every learner with PA's three variants shares (PA, kernel PA, multiclass PA): the
+    paper's name of each variant as the title (after ``title_prefix``), ``variant`` and an
+    unused C left out of names, PA-II's 1/(2C) checked."""
+
+    title_prefix = ""
+
+    @classmethod
+    def display_title(cls, params):
+        variant = params.get("variant", cls.param_defaults()["variant"])
+        return cls.title_prefix + _TITLES.get(variant, f"PA[{variant}]")
+
+    @classmethod
+    def display_shown(cls, params):
+        unused = {"variant"} | ({"C"} if params.get("variant") == "pa" else set())
+        return [k for k in super().display_shown(params) if k not in unused]
+
+    def validate(self):
+        super().validate()
+        check_pa2_ridge(self)
+
+
+class PA(PAVariants, Learner, key="pa"):
     """Passive-Aggressive classifier: PA, PA-I, PA-II (Crammer et al., JMLR 7, 2006).
 
     w <- w + tau y x with loss = max(0, 1 - y w.x) and tau = loss/||x||^2 (PA, eq. 6),
@@ -74,17 +96,7 @@ class PA(Learner, key="pa"):
         >>> PA(C=0.1, variant="pa2").display_name, PA(variant="pa").display_name
         ('PA-II (C=0.1)', 'PA')
         """
-        variant = params.get("variant", cls.param_defaults()["variant"])
-        return _TITLES.get(variant, f"PA[{variant}]")
-
-    @classmethod
-    def display_shown(cls, params):
-        unused = {"variant"} | ({"C"} if params.get("variant") == "pa" else set())
-        return [k for k in super().display_shown(params) if k not in unused]
-
-    def validate(self):
-        super().validate()
-        check_pa2_ridge(self)
+        return super().display_title(params)
 
     def rule(self):
         return rule.CLASSIFICATION

@@ -7,6 +7,10 @@
 * ``update(params, idx, val, y, margin, w, A, s) -> bool``: the update after y_t is revealed,
   returning True when the rule fired (an "update" in the LIBOL sense);
 
+(a multiclass rule's, ``make_rule(..., multiclass=True)``: ``predict`` returns the class it
+predicts, and ``update(params, idx, val, y, predicted, margin, w, A, s)`` gets that class
+and the multiclass margin: :mod:`olbench.rules.multiclass`)
+
 and returns a :class:`Rule` whose loops run predict -> record -> reveal -> update over a
 chunk of dense or CSR rows. The loops are the only code that orders those steps, and
 ``learn_one``/``predict_one`` call the same loops on a single row.
@@ -31,6 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from olbench._jit import jit, jit_without_runtime
+from olbench.rules.multiclass import class_margin  # noqa: F401  (used by the templates)
 
 # The rules' sources and the compile options (olbench/_jit.py: a loop compiled under other
 # options, e.g. without the SLP vectoriser, must not be loaded from the cache as current).
@@ -78,6 +83,53 @@ def _predict_csr(params, w, A, s, indptr, indices, data, margins):
         margins[t] = predict(params, indices[start:stop], data[start:stop], w, A, s)  # noqa: F821
 
 
+# The multiclass loops (olbench.rules.multiclass): ``predict`` writes the k scores into the
+# state's scratch and returns the class it predicts; the loop records that class and the
+# multiclass margin against y_t (a class index, 0..k-1), then calls ``update`` with both.
+def _run_multiclass_dense(params, w, A, s, X, y, margins, predicted, updated):
+    for t in range(X.shape[0]):
+        x = X[t]
+        label = int(y[t])
+        guess = predict(params, None, x, w, A, s)  # noqa: F821
+        predicted[t] = guess
+        margins[t] = class_margin(w, s, label)
+        if not math.isfinite(margins[t]):
+            return t
+        updated[t] = update(params, None, x, label, guess, margins[t], w, A, s)  # noqa: F821
+    return -1
+
+
+def _run_multiclass_csr(params, w, A, s, indptr, indices, data, y, margins, predicted, updated):
+    for t in range(y.shape[0]):
+        start, stop = indptr[t], indptr[t + 1]
+        idx, val = indices[start:stop], data[start:stop]
+        label = int(y[t])
+        guess = predict(params, idx, val, w, A, s)  # noqa: F821
+        predicted[t] = guess
+        margins[t] = class_margin(w, s, label)
+        if not math.isfinite(margins[t]):
+            return t
+        updated[t] = update(params, idx, val, label, guess, margins[t], w, A, s)  # noqa: F821
+    return -1
+
+
+def _predict_multiclass_dense(params, w, A, s, X, out):
+    k = w.shape[0]
+    for t in range(X.shape[0]):
+        predict(params, None, X[t], w, A, s)  # noqa: F821
+        for r in range(k):
+            out[t, r] = s[s.shape[0] - k + r]
+
+
+def _predict_multiclass_csr(params, w, A, s, indptr, indices, data, out):
+    k = w.shape[0]
+    for t in range(out.shape[0]):
+        start, stop = indptr[t], indptr[t + 1]
+        predict(params, indices[start:stop], data[start:stop], w, A, s)  # noqa: F821
+        for r in range(k):
+            out[t, r] = s[s.shape[0] - k + r]
+
+
 def _bind(template: Callable, name: str, rules: dict[str, Any], allocates: bool):
     bound = types.FunctionType(template.__code__, {**globals(), **rules}, template.__name__)
     # numba names the on-disk cache after __qualname__: one per rule and per source of the rules.
@@ -112,10 +164,13 @@ class Rule:
     run_csr: Callable
     predict_dense: Callable
     predict_csr: Callable
+    #: a multiclass rule's loops (:mod:`olbench.rules.multiclass`) also record the class
+    #: predicted, and its predict loops write the k scores of each row
+    multiclass: bool = False
 
 
 def make_rule(name: str, predict: Callable, update: Callable, *,
-                allocates: bool = False) -> Rule:
+                allocates: bool = False, multiclass: bool = False) -> Rule:
     """Build the loops of a rule; ``name`` must be unique per (predict, update) pair.
     ``allocates=True`` for a rule that creates arrays (``np.empty`` ...) or sorts (numba's
     sort allocates its stack) while it runs: its loops keep numba's runtime, which the others
@@ -129,6 +184,8 @@ def make_rule(name: str, predict: Callable, update: Callable, *,
             raise ValueError(f"make_rule({name!r}): {', '.join(keeping)} keeps numba's runtime "
                              "(@inline_allocating): give allocates=True")
     rules = {"predict": predict, "update": update}
-    return Rule(name, predict, update,
-                  *(_bind(t, name, rules, allocates) for t in (_run_dense, _run_csr,
-                                                                 _predict_dense, _predict_csr)))
+    templates = (_run_multiclass_dense, _run_multiclass_csr, _predict_multiclass_dense,
+                 _predict_multiclass_csr) if multiclass else (_run_dense, _run_csr,
+                                                              _predict_dense, _predict_csr)
+    return Rule(name, predict, update, *(_bind(t, name, rules, allocates) for t in templates),
+                multiclass=multiclass)

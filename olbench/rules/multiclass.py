@@ -1,0 +1,80 @@
+"""Row operations of the multiclass rules (Crammer & Singer, JMLR 3, 2003): the k scores
+W_r . x, the class predicted, the runner-up, the multiclass margin, the errorful set.
+
+The state of a multiclass rule: ``w`` is W, k x d (one C-contiguous row per class, so that
+``w[r]`` is a row the row operations of :mod:`olbench.rules.rows` take as they take a
+binary rule's w); ``A`` what a second-order rule keeps (Sigma); ``s`` its scalars followed by
+k entries of scratch for the scores of the current row, written by the predict rule and read
+by the update rule the loop calls right after it on the same row.
+
+Each score is the blocked sum of :mod:`olbench.rules.reductions` of one row of W, not one
+mat-vec: two rows that received the same updates are bit-identical and must score exactly
+alike, which a BLAS mat-vec does not promise (it scored two such rows 2.8e-17 apart on glass,
+and the run left LIBOL's at round 25). Ties are exact and frequent (every score is 0 at the
+first round), so which class a tie goes to is part of each rule: the lowest index
+(:func:`first_max`, MATLAB's ``max``).
+"""
+
+from __future__ import annotations
+
+from olbench._jit import inline
+from olbench.rules.rows import axpy, dot
+
+
+@inline
+def score(w, s, r):
+    """Class r's score of the current row, kept in the last k entries of ``s`` (numba's
+    loops without a runtime cannot return a slice of ``s``: indices, not views)."""
+    return s[s.shape[0] - w.shape[0] + r]
+
+
+@inline
+def first_max(w, s):
+    """The lowest index among the top scores."""
+    best = 0
+    for r in range(1, w.shape[0]):
+        if score(w, s, r) > score(w, s, best):
+            best = r
+    return best
+
+
+@inline
+def runner_up(w, s, y):
+    """The lowest index among the top scores other than class y's."""
+    best = 1 if y == 0 else 0
+    for r in range(best + 1, w.shape[0]):
+        if r != y and score(w, s, r) > score(w, s, best):
+            best = r
+    return best
+
+
+@inline
+def score_predict(params, idx, val, w, A, s):
+    """The predict rule of every linear multiclass learner: the k scores W_r . x into the
+    scratch of ``s``; returns the class predicted (the lowest index among the top scores)."""
+    offset = s.shape[0] - w.shape[0]
+    for r in range(w.shape[0]):
+        s[offset + r] = dot(w[r], idx, val)
+    return first_max(w, s)
+
+
+@inline
+def class_margin(w, s, y):
+    """The multiclass margin of the current row, s_y - max_{r != y} s_r."""
+    return score(w, s, y) - score(w, s, runner_up(w, s, y))
+
+
+@inline
+def is_class_mistake(y, margin, predicted, libol_tie):
+    """A tie for the top score is a mistake (margin <= 0, Novikoff's convention), or the
+    lowest index wins it (predicted != y, LIBOL's: see olbench.losses)."""
+    if libol_tie:
+        return predicted != y
+    return margin <= 0.0
+
+
+@inline
+def move_pair(w, y, rival, a, idx, val):
+    """W_y += a x and W_rival -= a x: the max-score step of the additive rules."""
+    axpy(w[y], a, idx, val)
+    axpy(w[rival], -a, idx, val)
