@@ -41,6 +41,7 @@ from olbench.rules.covariance import (
     positive_form,
     rank_one_downdate,
 )
+from olbench.rules.cw import nonnegative_part
 from olbench.rules.loop import make_rule
 from olbench.rules.multiclass import runner_up, score_predict
 from olbench.rules.reductions import diag_quad
@@ -67,12 +68,13 @@ def coefficients(params, m, v):
     if params.kind == SCW2:
         n = 2.0 * v + 1.0 / (2.0 * params.C)
         root = math.sqrt(phi ** 4 * m * m * v * v + 8.0 * n * v * phi * phi * (n + v * phi * phi))
-        alpha = max(0.0, (-(2.0 * m * n + phi * phi * m * v) + root)
-                    / (2.0 * (n * n + n * v * phi * phi)))
+        alpha = nonnegative_part((-(2.0 * m * n + phi * phi * m * v) + root)
+                                 / (2.0 * (n * n + n * v * phi * phi)))
     else:
         psi = 1.0 + phi * phi / 2.0
-        alpha = max(0.0, (-m * psi + math.sqrt(m * m * psi * psi - m * m * psi
-                                               + 2.0 * v * phi * phi * psi)) / (2.0 * v * psi))
+        alpha = nonnegative_part((-m * psi + math.sqrt(m * m * psi * psi - m * m * psi
+                                                       + 2.0 * v * phi * phi * psi))
+                                 / (2.0 * v * psi))
         if params.kind == SCW1:
             alpha = min(alpha, params.C)
     u = (-alpha * v * phi + math.sqrt(alpha * alpha * v * v * phi * phi + 8.0 * v)) ** 2 / 8.0
