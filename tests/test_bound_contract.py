@@ -25,18 +25,20 @@ def _stream(task):
     (classification), or expert losses in [0, 1] (online convex optimisation)."""
     if task == "oco":
         return make_stream("experts", n=400, N=5, seed=0)
+    if task == "multiclass":
+        return make_stream("multiclass_separable", n=400, d=5, k=3, gamma=0.3, R=1.0, seed=0)
     return make_stream("separable", n=400, d=5, gamma=0.2, R=1.0, seed=0)
 
 
 def _kind(learner):
     """Regression learners are checked on the separable stream too (real targets +-1)."""
-    return "oco" if learner.task == "oco" else "classification"
+    return learner.task if learner.task in ("oco", "multiclass") else "classification"
 
 
 @pytest.fixture(scope="module")
 def separable():
     return {task: (*_stream(task).materialize(), _stream(task).meta)
-            for task in ("classification", "oco")}
+            for task in ("classification", "oco", "multiclass")}
 
 
 def corrupt(record, task):
@@ -44,6 +46,9 @@ def corrupt(record, task):
     more than it reported on every round."""
     if task == "oco":
         return dataclasses.replace(record, margins=record.margins + 10.0)
+    if task == "multiclass":    # (margins are the multiclass margins: below 0 is wrong)
+        return dataclasses.replace(record, margins=np.full(record.n, -10.0),
+                                   updated=np.ones(record.n, bool))
     return dataclasses.replace(record, margins=-10.0 * record.y, updated=np.ones(record.n, bool))
 
 
@@ -60,8 +65,10 @@ def _records(key, data):
                                                             if k != "key"})
                 fits[comparator.name] = comparator.fit(X, y, meta, checkpoints=[100, 400],
                                                        cache=None)
-            yield theorem, trace, RunRecord.of(trace, learner, checkpoints=[100, 400],
-                                               R=meta.radius, fits=fits)
+            # (a multiclass theorem's gamma is the stream's own: its W*'s margin)
+            yield theorem, trace, RunRecord.of(
+                trace, learner, checkpoints=[100, 400], R=meta.radius, fits=fits,
+                margin=meta.margin if learner.task == "multiclass" else None)
 
 
 def test_every_theorem_is_declared_by_some_learner():

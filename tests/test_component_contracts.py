@@ -92,7 +92,17 @@ def test_stream_contract(key, tmp_path):
     assert meta.task == stream.task and meta.name == stream.name
     assert meta.radius == pytest.approx(float(row_norms(X).max()), rel=1e-12)
     assert meta.fingerprint == fingerprint_chunks([(X, y)])
-    if meta.u is not None and meta.margin is not None:
+    if meta.task == "multiclass":    # class codes, and the margin of W* (one row a class)
+        assert set(np.unique(y)) <= set(meta.classes)
+        if meta.u is not None:
+            scores = X @ meta.u.T
+            own = np.searchsorted(meta.classes, y)
+            rows = np.arange(len(y))
+            best_other = np.where(np.arange(len(meta.classes)) == own[:, None], -np.inf,
+                                  scores).max(axis=1)
+            assert meta.margin == pytest.approx(float(np.min(scores[rows, own] - best_other)),
+                                                rel=1e-9, abs=1e-12)
+    elif meta.u is not None and meta.margin is not None:
         assert meta.margin == pytest.approx(
             float(np.min(y * (X @ meta.u)) / np.linalg.norm(meta.u)), rel=1e-9, abs=1e-12)
     # the chunk size does not change the data

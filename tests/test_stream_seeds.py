@@ -23,7 +23,7 @@ def _first_draws(key, seed):
     """The random ingredients of a small stream: first rows, labels, generating vector(s)."""
     cls = Stream.registry.get(key)
     params = inspect.signature(cls).parameters
-    small = {"n": 40, "d": 5, "k": 8, "nnz": 3, "active": 3, "informative": 1}
+    small = {"n": 40, "d": 5, "k": 8, "m": 8, "nnz": 3, "active": 3, "informative": 1}
     kw = {k: v for k, v in small.items() if k in params}
     s = make_stream(key, seed=seed, **kw)
     X, y = s.materialize()

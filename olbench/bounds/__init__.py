@@ -17,7 +17,8 @@ One module per family: :mod:`~olbench.bounds.perceptron` (Novikoff, Freund-Schap
 :mod:`~olbench.bounds.kernel` (Novikoff in the RKHS; the Forgetron, Dekel et al. 2008),
 :mod:`~olbench.bounds.oco` (FTL, FTRL, Hedge, weighted majority: Shalev-Shwartz 2012,
 Orabona 2019, Cesa-Bianchi & Lugosi 2006, Littlestone & Warmuth 1994),
-:mod:`~olbench.bounds.sparse` (L1-RDA, Xiao 2010; FOBOS, Duchi & Singer 2009; AdaGrad,
+:mod:`~olbench.bounds.multiclass` (Crammer & Singer 2003; the multiclass PA of Crammer et al.
+2006), :mod:`~olbench.bounds.sparse` (L1-RDA, Xiao 2010; FOBOS, Duchi & Singer 2009; AdaGrad,
 Duchi, Hazan & Singer 2011; Pegasos,
 Shalev-Shwartz et al. 2007: composite regret against the best fixed predictor of the
 learner's objective).
@@ -49,6 +50,11 @@ from olbench.bounds.kernel import (
                                  FORGETRON_MISTAKES,
                                  KERNEL_NOVIKOFF,
                                  forgetron_mistakes,
+)
+from olbench.bounds.multiclass import (
+                                 MULTICLASS_PA1_MISTAKES,
+                                 MULTICLASS_PA_SEPARABLE,
+                                 MULTICLASS_PERCEPTRON,
 )
 from olbench.bounds.oco import (
                                  EG_REGRET,
@@ -98,6 +104,7 @@ from olbench.bounds.sparse import (
 )
 
 __all__ = [
+    "MULTICLASS_PA1_MISTAKES", "MULTICLASS_PA_SEPARABLE", "MULTICLASS_PERCEPTRON",
     "EG_REGRET", "ONS_REGRET", "ons_regret", "FTL_LINEAR", "FTL_QUADRATIC",
     "WEIGHTED_MAJORITY_MISTAKES", "ftl_linear", "weighted_majority_mistakes", "FTRL_REGRET",
     "HEDGE_ANYTIME", "HEDGE_DOUBLING", "HEDGE_FIXED",

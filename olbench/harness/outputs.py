@@ -144,7 +144,10 @@ def detach(rows: pd.DataFrame) -> dict[str, pd.DataFrame]:
 @side_output("final_weights", w="float64")
 def final_weights(run: FinishedRun):
     # small enough to keep (decision boundaries), or the weights over the features of a 1-D
-    # input (meta.extra["x"]: the fitted-function figure)
+    # input (meta.extra["x"]: the fitted-function figure); one vector (a multiclass run's
+    # k rows of W are not kept here)
+    if np.ndim(run.state["w"]) != 1:
+        return None
     if run.meta.d <= MAX_D_FOR_WEIGHTS or "x" in run.meta.extra:
         return {"w": np.asarray(run.state["w"], dtype=np.float64)}
     return None

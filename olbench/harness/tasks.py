@@ -373,8 +373,10 @@ def cell_comparator(learner_spec: Any, comparator_spec: Any, *, chosen: bool) ->
         if problem:
             raise GridError(problem)
         return comparator_spec
-    wanted = COMPARATOR_FOR.get(task)
-    if wanted is None or registry_key(comparator_spec) == wanted or task != "oco":
+    wanted = COMPARATOR_FOR.get(task, "")
+    if wanted is None:     # no comparator measures this task's runs (multiclass, for now)
+        return None
+    if registry_key(comparator_spec) == wanted or task != "oco":
         return comparator_spec
     loss, domain, radius = cls.feasible_set(params)
     if radius is None:   # OGD without projection plays in all of R^d

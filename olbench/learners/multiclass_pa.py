@@ -3,6 +3,7 @@ max-score (single-prototype) forms."""
 
 from math import inf
 
+from olbench.bounds import MULTICLASS_PA1_MISTAKES, MULTICLASS_PA_SEPARABLE
 from olbench.component import Interval, OneOf
 from olbench.learners.multiclass import MulticlassLearner
 from olbench.learners.pa import _VARIANTS, PAVariants, step_size_params
@@ -30,6 +31,8 @@ class MulticlassPA(PAVariants, MulticlassLearner, key="multiclass_pa"):
     source = "Crammer et al., JMLR 2006, Sec. 7"
     constraints = {"C": Interval(0, inf, low_open=True), "variant": OneOf(*_VARIANTS)}
     display_params = ("C",)
+    bounds = (MULTICLASS_PA_SEPARABLE.where(variant="pa"),
+              MULTICLASS_PA1_MISTAKES.where(variant="pa1"))
 
     def __init__(self, *, C: float = 1.0, variant: str = "pa1"):
         self.C = C

@@ -1,5 +1,6 @@
 """The multiclass Perceptron: Crammer & Singer's ultraconservative additive updates."""
 
+from olbench.bounds import MULTICLASS_PERCEPTRON
 from olbench.component import OneOf
 from olbench.learners.multiclass import MulticlassLearner
 from olbench.rules import multiclass_perceptron as rule
@@ -37,6 +38,10 @@ class MulticlassPerceptron(MulticlassLearner, key="multiclass_perceptron"):
     libol_tie = True
     constraints = {"scheme": OneOf(*_SCHEMES), "libol": OneOf(False, True)}
     display_params = ("scheme",)
+    # LIBOL's uniform and proportional codes may move W_y alone (an empty errorful set):
+    # not an ultraconservative update, so Crammer & Singer's bound is not theirs
+    bounds = (MULTICLASS_PERCEPTRON.where(libol=False),
+              MULTICLASS_PERCEPTRON.where(scheme="max", libol=True))
 
     def __init__(self, *, scheme: str = "max", libol: bool = False):
         self.scheme = scheme

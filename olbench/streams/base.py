@@ -56,7 +56,7 @@ class StreamMeta:
     """
 
     name: str
-    task: str                       # "classification" or "regression"
+    task: str                       # "classification", "regression", "multiclass", "oco"
     n: int
     d: int
     radius: float | None = None
@@ -68,6 +68,8 @@ class StreamMeta:
     flipped: np.ndarray | None = None
     clean_y: np.ndarray | None = None
     extra: dict[str, Any] = field(default_factory=dict)
+    #: a multiclass stream's class codes, ascending (its labels are these codes)
+    classes: np.ndarray | None = None
 
 
 class Stream(Component):
@@ -107,6 +109,12 @@ class Stream(Component):
         independently); a stream whose order is indexed by the run (``order="libol"``: run i
         of LIBOL's protocol visits LIBOL's permutation i) takes the run's seed itself."""
         return int(run_seed) if params.get("order") in RUN_INDEXED_ORDERS else child
+
+    @property
+    def classes(self) -> np.ndarray | None:
+        """A multiclass stream's class codes (``meta.classes``; a file stream reads its
+        labels once to know them); None for the other tasks."""
+        return self.meta.classes if self.task == "multiclass" else None
 
     def value_range(self) -> tuple[float, float] | None:
         """(low, high) that every row entry lies in when the parameters say it (an OCO

@@ -33,7 +33,7 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
-from olbench.component import IsInstance, OneOf, UnknownNameError, _fmt
+from olbench.component import InvalidParameterError, IsInstance, OneOf, UnknownNameError, _fmt
 from olbench.datasets import Card, DataFile, find_local, get_card, locate, openml
 from olbench.datasets.fetch import offline
 from olbench.labels import label_key, sorted_labels
@@ -141,11 +141,16 @@ class Dataset(Stream, key="dataset"):
     ...
     ValueError: dataset 'letter.scale' is multiclass (26 classes, labels 1..26); a binary \
 learner needs a stated binarisation: stream.positive_label=<class> (that class vs the rest), \
-plus stream.negative_label=<class> for a pair (the other rows are dropped)
+plus stream.negative_label=<class> for a pair (the other rows are dropped); a multiclass \
+learner takes it whole with stream.task=multiclass
     """
 
     constraints = {**REAL_DATA_CONSTRAINTS, "split": OneOf(*SPLITS),
                    "data_dir": IsInstance(str, Path, none_ok=True)}
+    #: left out of names at None (the card's task): every name made before it is unchanged
+    #: (checked in validate: ``task`` reads as the task itself, a property)
+    optional_params = {"task": (None, OneOf(None, "classification", "regression",
+                                            "multiclass"))}
 
     @classmethod
     def display_title(cls, params):
@@ -159,8 +164,9 @@ plus stream.negative_label=<class> for a pair (the other rows are dropped)
     def __init__(self, *, name: str, split: str = "train", positive_label: Any = None,
                  negative_label: Any = None, order: str = "file", seed: int = 0,
                  normalize: bool = False, standardize: bool = False, bias: bool = False,
-                 data_dir: str | None = None):
+                 data_dir: str | None = None, task: str | None = None):
         self.dataset = name   # ``name`` is the component's deterministic name (below)
+        self.task_option = task   # (``task`` is the property below)
         self.split = split
         self.positive_label, self.negative_label = positive_label, negative_label
         self.order, self.seed = order, seed
@@ -170,7 +176,12 @@ plus stream.negative_label=<class> for a pair (the other rows are dropped)
 
     # ------------------------------------------------------------------ identity
     def get_params(self) -> dict[str, Any]:
-        return {p: self.dataset if p == "name" else getattr(self, p) for p in self.param_names()}
+        # task: left out at None (the card's task), so that no name made before it changes
+        found = {p: self.dataset if p == "name" else self.task_option if p == "task"
+                 else getattr(self, p) for p in self.param_names()}
+        if found["task"] is None:
+            del found["task"]
+        return found
 
     @property
     def name(self) -> str:
@@ -189,6 +200,10 @@ plus stream.negative_label=<class> for a pair (the other rows are dropped)
 
     @property
     def task(self) -> str:
+        """The card's task (a binary or multiclass set read as binary classification, with
+        ``positive_label`` for a multiclass one), or ``task="multiclass"``: the classes kept."""
+        if self.task_option is not None:
+            return self.task_option
         return "regression" if self.card.task == "regression" else "classification"
 
     def known_features(self) -> int | None:
@@ -205,6 +220,10 @@ plus stream.negative_label=<class> for a pair (the other rows are dropped)
             raise ValueError(f"Dataset: name must be a dataset name (a string), got "
                              f"{self.dataset!r}")
         super().validate()
+        if self.task_option not in (None, "multiclass"):
+            raise InvalidParameterError(
+                f"Dataset: invalid task={self.task_option!r}; task must be null (the "
+                f"dataset's own task) or 'multiclass' (a multiclass set kept whole)")
         card = self.card
         if self.split != "train" and card.test is None:
             raise ValueError(f"dataset {card.name!r} has no test part: split must be 'train' "
@@ -213,12 +232,20 @@ plus stream.negative_label=<class> for a pair (the other rows are dropped)
                                                                                       None):
             raise ValueError(f"dataset {card.name!r} is a regression set: positive_label and "
                              f"negative_label do not apply")
-        if card.task == "multiclass" and self.positive_label is None:
+        if self.task_option == "multiclass":
+            if card.task != "multiclass" or (self.positive_label, self.negative_label) != (
+                    None, None):
+                raise ValueError(
+                    "task=multiclass keeps the classes of a multiclass dataset, but "
+                    + (f"dataset {card.name!r} is a {card.task} set" if card.task != "multiclass"
+                       else "positive_label/negative_label binarise it: leave them null"))
+        elif card.task == "multiclass" and self.positive_label is None:
             raise ValueError(
                 f"dataset {card.name!r} is multiclass ({card.classes} classes, labels "
                 f"{card.labels}); a binary learner needs a stated binarisation: "
                 f"stream.positive_label=<class> (that class vs the rest), plus "
-                f"stream.negative_label=<class> for a pair (the other rows are dropped)")
+                f"stream.negative_label=<class> for a pair (the other rows are dropped); "
+                f"a multiclass learner takes it whole with stream.task=multiclass")
         if self.standardize and self.split in ("train+test", "train_then_test"):
             raise ValueError(f"standardize=True with split={self.split!r}: the two parts "
                              f"would be scaled with different statistics; use normalize")
@@ -286,7 +313,7 @@ plus stream.negative_label=<class> for a pair (the other rows are dropped)
             return Svmlight(path=path, n_features=card.features, zero_based=False,
                             task=self.task, **labels, **common)
         if card.format == "mat":
-            return MatFile(path=path, **labels, **common)
+            return MatFile(path=path, task=self.task, **labels, **common)
         if card.format == "arff":
             return ArffFile(path=path, **labels, **common)
         raise ValueError(f"dataset {card.name!r}: unknown file format {card.format!r}")
@@ -351,6 +378,8 @@ plus stream.negative_label=<class> for a pair (the other rows are dropped)
             fp.update(X, y)
             n += X.shape[0]
             radius = max(radius, float(row_norms(X).max()))
+        classes = None if self.task != "multiclass" else np.unique(np.concatenate(
+            [m.classes for m in metas]))    # (a class of the test part only, included)
         return StreamMeta(name=self.name, task=self.task, n=n, d=metas[0].d, radius=radius,
                           fingerprint=fp.hexdigest(), bias=bool(self.bias),
-                          sparse=metas[0].sparse, extra=extra)
+                          sparse=metas[0].sparse, extra=extra, classes=classes)

@@ -17,11 +17,13 @@ from typing import Any
 import numpy as np
 
 from olbench.component import Interval, OneOf
-from olbench.labels import LabelMap, sorted_labels
+from olbench.labels import LabelMap, multiclass_classes, sorted_labels
 from olbench.streams.base import InMemoryStream
 from olbench.streams.orders import ORDERS, permutation
 from olbench.streams.preprocess import Standardizer, normalize_rows
 
+#: the tasks a labelled real-data stream can be read as
+LABELLED_TASKS = ("classification", "regression", "multiclass")
 #: constraints of the options every real-data stream has
 REAL_DATA_CONSTRAINTS = {"order": OneOf(*ORDERS), "seed": Interval(0, 2**63 - 1, integer=True),
                          "normalize": OneOf(True, False), "standardize": OneOf(True, False),
@@ -57,6 +59,14 @@ class RealArrays(InMemoryStream):
             y, keep = labels.apply(raw)
             if keep is not None:
                 X = X[keep]
+        elif self.task == "multiclass":   # the file's class codes kept, as y and as classes
+            y = np.asarray(raw, dtype=np.float64)
+            classes = multiclass_classes(y, source=self._source())
+            if self.standardize:
+                X = Standardizer.fit(X).apply(X)
+            if self.normalize:
+                X = normalize_rows(X)
+            return X, y, {"extra": extra, "classes": classes}
         else:
             y = np.asarray(raw, dtype=np.float64)
         if self.standardize:

@@ -8,18 +8,20 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
-from olbench.component import Interval, IsInstance
+from olbench.component import Interval, IsInstance, OneOf
 from olbench.paths import resolve_path
-from olbench.streams.real import REAL_DATA_CONSTRAINTS, RealFile
+from olbench.streams.real import LABELLED_TASKS, REAL_DATA_CONSTRAINTS, RealFile
 
 
 class MatFile(RealFile, key="mat"):
     """A MATLAB .mat matrix with the label in one column (LIBOL's data files, e.g. svmguide3).
 
     ``variable``: the matrix's name (LIBOL: ``data``); ``label_column``: its label column
-    (LIBOL: 0, the first). Loaded whole with ``scipy.io.loadmat`` (such files are small). A
-    sparse matrix (MATLAB's ``sparse``) gives sparse features (``standardize`` then only
-    scales, see :class:`~olbench.streams.preprocess.Standardizer`).
+    (LIBOL: 0, the first). ``task="multiclass"`` keeps the classes as the file codes them
+    (LIBOL's glass and segment: 1..k); ``"regression"`` the targets. Loaded whole with
+    ``scipy.io.loadmat`` (such files are small). A sparse matrix (MATLAB's ``sparse``) gives
+    sparse features (``standardize`` then only scales, see
+    :class:`~olbench.streams.preprocess.Standardizer`).
 
     >>> import tempfile, os, scipy.io
     >>> path = os.path.join(tempfile.mkdtemp(), "toy.mat")
@@ -30,12 +32,15 @@ class MatFile(RealFile, key="mat"):
 
     constraints = {**REAL_DATA_CONSTRAINTS, "path": IsInstance(str, Path),
                    "variable": IsInstance(str), "label_column": Interval(integer=True)}
+    #: at its default the task is left out of names (every name made before it is unchanged)
+    optional_params = {"task": ("classification", OneOf(*LABELLED_TASKS))}
 
     def __init__(self, *, path: str, variable: str = "data", label_column: int = 0,
                  positive_label: Any = None, negative_label: Any = None, order: str = "file",
                  seed: int = 0, normalize: bool = False, standardize: bool = False,
-                 bias: bool = False):
+                 bias: bool = False, task: str = "classification"):
         self.path, self.variable, self.label_column = path, variable, label_column
+        self.task = task
         self.positive_label, self.negative_label = positive_label, negative_label
         self.order, self.seed = order, seed
         self.normalize, self.standardize, self.bias = normalize, standardize, bias

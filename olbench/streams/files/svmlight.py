@@ -40,8 +40,9 @@ class Svmlight(TextFile, key="libsvm"):
     indices start at 0; ``"auto"`` decides from the whole file (zero-based iff an index 0
     occurs). Labels: {-1,+1}, {0,1}, {1,2}, {2,4} map to {-1,+1} (larger label positive)
     unless ``positive_label`` is given; multiclass files need ``positive_label``
-    (one-vs-rest, or one-vs-one with ``negative_label``). ``task="regression"`` keeps the
-    targets. ``meta.extra`` has ``labels_seen``, ``positive_label``, ``zero_based``, ``path``.
+    (one-vs-rest, or one-vs-one with ``negative_label``), or ``task="multiclass"``, which keeps
+    the file's class codes (``meta.classes``). ``task="regression"`` keeps the targets.
+    ``meta.extra`` has ``labels_seen``, ``positive_label``, ``zero_based``, ``path``.
 
     ``hash_features``: d, the number of buckets the feature indices are hashed into (with a
     sign each: :mod:`olbench.streams.hashing`), whatever the indices in the file; for files

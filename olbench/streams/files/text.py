@@ -17,7 +17,7 @@ import scipy.sparse as sp
 
 from olbench.component import IsInstance, OneOf
 from olbench.features import as_features, row_norms
-from olbench.labels import LabelMap, sorted_labels
+from olbench.labels import LabelMap, multiclass_classes, sorted_labels
 from olbench.paths import resolve_path
 from olbench.streams.base import (
     Chunk,
@@ -59,6 +59,7 @@ class Scan:
     starts: list = field(default_factory=list)   # permuted order: byte offset of each row
     lengths: list = field(default_factory=list)  # ... and its length in bytes
     standardizer: Standardizer | None = None
+    classes: Any = None                  # multiclass: the class codes seen, ascending
     extra: dict = field(default_factory=dict)
 
 
@@ -66,7 +67,7 @@ class TextFile(Stream):
     """Base of file streams read in blocks: subclasses parse one block of lines."""
 
     constraints = {**REAL_DATA_CONSTRAINTS, "path": IsInstance(str, Path),
-                   "task": OneOf("classification", "regression")}
+                   "task": OneOf("classification", "regression", "multiclass")}
     comment = b"#"
 
     # ---------------------------------------------------------------- format hooks
@@ -149,7 +150,7 @@ class TextFile(Stream):
             X_raw, raw = self._parse_at(block, first_line)
             self._check_block(scan, X_raw, raw, block, first_line)
             scan.n_rows += X_raw.shape[0]
-            if self.task == "classification":
+            if self.task in ("classification", "multiclass"):
                 scan.labels_seen.update(np.unique(raw).tolist())
             if permuted:
                 self._record_offsets(scan, block, offset, X_raw.shape[0], first_line)
@@ -161,6 +162,12 @@ class TextFile(Stream):
             scan.positive = scan.labels.resolve(scan.labels_seen)
             scan.extra["labels_seen"] = sorted_labels(scan.labels_seen)
             scan.extra["positive_label"] = scan.positive
+        if self.task == "multiclass":   # the file's class codes kept
+            if (self.positive_label, self.negative_label) != (None, None):
+                raise ValueError(f"{path}: task=multiclass keeps the file's classes, but "
+                                 f"positive_label/negative_label binarise them: leave them "
+                                 f"null")
+            scan.classes = multiclass_classes(sorted(scan.labels_seen), source=str(path))
         if self.standardize:
             stats = ColumnStats(scan.d)
             for X, _ in self._pieces(scan, transform=False, order="file"):
@@ -176,7 +183,8 @@ class TextFile(Stream):
             bad = int(np.flatnonzero(~np.isfinite(raw))[0])
             raise self._row_error(block, first_line, bad, f"{what} is not a finite number")
         fractional = raw != np.round(raw)
-        if self.task == "classification" and self.positive_label is None and fractional.any():
+        if self.task in ("classification", "multiclass") and self.positive_label is None \
+                and fractional.any():
             bad = int(np.flatnonzero(fractional)[0])
             raise self._row_error(block, first_line, bad,
                                   f"label {raw[bad].item()!r} is not a class code (for real-valued "
@@ -257,7 +265,7 @@ class TextFile(Stream):
         extra = {"path": str(self._path()), "n_rows_in_file": scan.n_rows, **scan.extra}
         return StreamMeta(name=self.name, task=self.task, n=n, d=scan.d + bool(self.bias),
                           radius=radius, fingerprint=fp.hexdigest(), bias=bool(self.bias),
-                          sparse=sparse, extra=extra)
+                          sparse=sparse, extra=extra, classes=scan.classes)
 
 
 

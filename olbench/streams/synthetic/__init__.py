@@ -15,17 +15,21 @@ clean points as :class:`Separable` with the same seed) and is built in memory on
 * :class:`Drift`: the generating vector rotates gradually or switches at chosen rounds.
 * :class:`LinearRegression`, :class:`Sinc`: regression streams (Sinc: the textbook's curve
   y = sin(pi x)/(pi x) + 0.1 x + noise).
+* :class:`MulticlassSeparable`, :class:`MulticlassTight`: k classes with a multiclass
+  margin >= gamma and radius <= R; orthogonal rows on which the multiclass Perceptron errs
+  on every round.
 * :class:`PlantedSparse`: sparse rows (n, d up to 2^24) labelled by a planted sparse
   separator, with label noise; generated block by block in constant memory, not in memory.
 
 One module per family: :mod:`.draw` (the random ingredients), :mod:`.margin`, :mod:`.outliers`,
-:mod:`.drift`, :mod:`.regression`,
+:mod:`.drift`, :mod:`.regression`, :mod:`.multiclass`,
 :mod:`.sparse`.
 """
 
 from olbench.streams.synthetic.draw import DISTRIBUTIONS, separable_points
 from olbench.streams.synthetic.drift import Drift
 from olbench.streams.synthetic.margin import Noisy, NovikoffTight, Separable
+from olbench.streams.synthetic.multiclass import MulticlassSeparable, MulticlassTight
 from olbench.streams.synthetic.outliers import (
     Outliers,
     SugiyamaClusters,
@@ -35,6 +39,7 @@ from olbench.streams.synthetic.outliers import (
 from olbench.streams.synthetic.regression import LinearRegression, Sinc, sinc_target
 from olbench.streams.synthetic.sparse import PlantedSparse
 
-__all__ = ["DISTRIBUTIONS", "Drift", "LinearRegression", "Noisy", "NovikoffTight", "Outliers",
+__all__ = ["DISTRIBUTIONS", "Drift", "LinearRegression", "MulticlassSeparable",
+           "MulticlassTight", "Noisy", "NovikoffTight", "Outliers",
            "PlantedSparse", "Separable", "Sinc", "SugiyamaClusters", "SugiyamaOutliers",
            "generating_labels", "separable_points", "sinc_target"]
