@@ -49,9 +49,9 @@ ROWS = {"classification": "rows of features, labels in {-1, +1}",
         "multiclass": "rows of features, labels one of k >= 2 classes",
         "oco": "each row is a loss"}
 #: the comparator that measures runs of each task (the default of a single cell; None: no
-#: comparator measures that task's runs yet, so a single cell has none)
+#: comparator measures that task's runs, so a single cell has none)
 COMPARATOR_FOR = {"classification": "best_fixed", "regression": "best_fixed",
-                  "multiclass": None, "oco": "best_point"}
+                  "multiclass": "multiclass_best_fixed", "oco": "best_point"}
 
 
 def _article(task: str) -> str:

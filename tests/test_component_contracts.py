@@ -132,7 +132,23 @@ def _data():
                                make_stream("noisy", n=150, d=4, flip_rate=0.1, seed=2)],
             "regression": [make_stream("linear_regression", n=150, d=4, seed=3)],
             "oco": [make_stream("experts", n=150, N=4, seed=4),
-                    make_stream("linear_losses", n=150, d=4, seed=5)]}
+                    make_stream("linear_losses", n=150, d=4, seed=5)],
+            "multiclass": [make_stream("multiclass_separable", n=150, d=4, k=3, seed=6),
+                           make_stream("mat", path=_multiclass_file(), task="multiclass")]}
+
+
+def _multiclass_file() -> str:
+    """A small multiclass .mat file, overlapping classes (not separable)."""
+    import tempfile
+
+    import scipy.io
+
+    rng = np.random.default_rng(7)
+    X = rng.standard_normal((150, 4))
+    y = 1 + np.argmax(X @ rng.standard_normal((4, 3)) + rng.standard_normal((150, 3)), 1)
+    path = f"{tempfile.mkdtemp()}/multiclass.mat"
+    scipy.io.savemat(path, {"data": np.column_stack([y, X])})
+    return path
 
 
 COMPARATORS = Comparator.registry.keys()
@@ -179,6 +195,13 @@ def check_comparator(comparator, key, tmp_path):
         assert fresh.margins.shape == (n,)
         if not comparator.linear:                 # not a vector of the input space
             assert fresh.u is None
+        elif fresh.loss == "multiclass_hinge":    # W, one row a class: multiclass margins
+            assert fresh.u.shape == (len(stream.meta.classes), X.shape[1])
+            scores = X @ fresh.u.T
+            own = np.searchsorted(stream.meta.classes, y)
+            rival = np.where(np.arange(scores.shape[1]) == own[:, None], -np.inf, scores)
+            np.testing.assert_allclose(fresh.margins, scores[np.arange(n), own] - rival.max(1),
+                                       rtol=1e-12, atol=1e-12)
         elif fresh.loss == "suffered":            # OCO: the outputs are the losses f_t(u)
             assert fresh.u.shape == (X.shape[1],)
             np.testing.assert_array_equal(fresh.margins, fresh.losses)

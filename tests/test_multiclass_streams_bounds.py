@@ -117,8 +117,8 @@ def test_a_binary_stream_and_a_multiclass_learner_are_refused_by_name():
 
 # ------------------------------------------------------------------------------ the command
 def test_a_multiclass_cell_runs_from_the_command_line(tmp_path):
-    """``olbench learner=multiclass_... stream=...``: no comparator measures multiclass runs
-    yet, so the cell has none (said in the report), and its bound is checked."""
+    """``olbench learner=multiclass_... stream=...``: measured against the multiclass
+    comparator (in place of the configured binary one), its bound checked."""
     import pandas as pd
     from olbench_command import QUIET, olbench_here
 
@@ -133,7 +133,8 @@ def test_a_multiclass_cell_runs_from_the_command_line(tmp_path):
     assert (final["mistakes"] > 0).all()
     checks = final[final["bound_name"] == "multiclass_perceptron"]
     assert len(checks) == 2 and checks["bound_holds"].all()
-    assert "**Comparators**: none" in (folder / "report.md").read_text()
+    assert set(final["comparator"]) == {"MulticlassBestFixed[loss=multiclass_hinge]"}
+    np.testing.assert_allclose(final["regret"], final["cum_loss"] - final["comparator_loss"])
 
 
 @pytest.mark.needs_datasets("vowel")

@@ -91,8 +91,10 @@ def _in_row_order(fit: ComparatorFit, order: np.ndarray) -> ComparatorFit:
         return fit
     inverse = np.empty_like(order)
     inverse[order] = np.arange(len(order))
+    predicted = getattr(fit, "predicted", None)       # a multiclass fit's
     return replace(fit, margins=fit.margins[inverse],
-                   losses=None if fit.losses is None else fit.losses[inverse])
+                   losses=None if fit.losses is None else fit.losses[inverse],
+                   predicted=None if predicted is None else predicted[inverse])
 
 
 def _classification_loss(comparator) -> bool:
@@ -191,7 +193,9 @@ comparator's loss null (it then takes the run's)
             oco_labels(np.asarray(y), 0, f"comparator {self.key} (online convex "
                        "optimisation)")                     # y must say "no labels"
         if getattr(self, "loss", "") is None:  # outside a grid, nothing gave the run's loss
-            fit = self.clone(loss=DEFAULT_LOSS[_task_of(y, meta)]).fit(
+            declared = getattr(type(self), "task", None)
+            task = declared if isinstance(declared, str) else _task_of(y, meta)
+            fit = self.clone(loss=DEFAULT_LOSS[task]).fit(
                 X, y, meta, checkpoints=checkpoints, cache=cache)
             fit.params = {"key": self.key, **self.get_params()}
             return fit

@@ -41,6 +41,9 @@ class ComparatorFit:
     #: each tie rule (by rule name) at ``checkpoints``
     checkpoint_loss: np.ndarray | None = None
     checkpoint_mistakes: dict[str, np.ndarray] | None = None
+    #: a multiclass fit's class predicted on each round (an index; ``margins`` are then the
+    #: multiclass margins of its W: olbench.losses)
+    predicted: np.ndarray | None = None
 
     @property
     def ok(self) -> bool:
@@ -86,7 +89,8 @@ class ComparatorFit:
             return self.checkpoint_mistakes[tie][self._checkpoint_index(t)]
         if self.prefix_loss is not None or self.margins is None or y is None:
             return None
-        return np.cumsum(mistakes(self.margins, y, tie))[t - 1]
+        # (fits cached before ``predicted`` existed have no such attribute)
+        return np.cumsum(mistakes(self.margins, y, tie, getattr(self, "predicted", None)))[t - 1]
 
     def cum_loss_at(self, t) -> np.ndarray:
         """Comparator's cumulative loss at rounds ``t`` (1-based ints): what regret subtracts.

@@ -354,7 +354,7 @@ def cell_comparator(learner_spec: Any, comparator_spec: Any, *, chosen: bool) ->
     chosen on the command line (``chosen``), refused naming the one to use if it measures
     another task than the learner's; otherwise the one that measures the learner's task
     (:data:`~olbench.learning_task.COMPARATOR_FOR`): the configured default for classification
-    and regression,
+    and regression, ``multiclass_best_fixed`` for multiclass classification,
     ``best_point`` on the learner's feasible set and loss for online convex optimisation.
     Specs are ``_target_`` mappings (or configs), read with their classes (nothing is
     built); a spec that describes no component is left to the checks of the configuration,
@@ -374,10 +374,12 @@ def cell_comparator(learner_spec: Any, comparator_spec: Any, *, chosen: bool) ->
             raise GridError(problem)
         return comparator_spec
     wanted = COMPARATOR_FOR.get(task, "")
-    if wanted is None:     # no comparator measures this task's runs (multiclass, for now)
+    if wanted is None:     # no comparator measures this task's runs
         return None
-    if registry_key(comparator_spec) == wanted or task != "oco":
+    if registry_key(comparator_spec) == wanted or task in ("classification", "regression"):
         return comparator_spec
+    if task != "oco":      # multiclass: its own comparator, in place of the configured one
+        return component_specs("comparator", [{"key": wanted, "params": {}}])[0]
     loss, domain, radius = cls.feasible_set(params)
     if radius is None:   # OGD without projection plays in all of R^d
         raise GridError(f"learner {cls.key} with radius=null plays anywhere in R^d: no "
