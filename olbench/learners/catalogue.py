@@ -78,6 +78,8 @@ GLOSSARY = {
     "regularizer": "FTRL's regulariser: quadratic or entropic",
     "rho": "NORMA's margin: a step when y f(x) < rho",
     "ridge": "the weight of the identity in SOP's (ridge·I + Σ xx')⁻¹ (the paper's a)",
+    "binary": "the registry key of the binary learner one-vs-rest runs a copy of per class",
+    "binary_params": "that binary learner's hyper-parameters (null: its defaults)",
     "schedule": "how the step size changes over the rounds",
     "scheme": ("how the multiclass Perceptron shares x among the errorful classes: max (all "
                "to the runner-up), uniform, or proportional (to s_r − s_y)"),

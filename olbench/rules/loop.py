@@ -9,7 +9,8 @@
 
 (a multiclass rule's, ``make_rule(..., multiclass=True)``: ``predict`` returns the class it
 predicts, and ``update(params, idx, val, y, predicted, margin, w, A, s)`` gets that class
-and the multiclass margin: :mod:`olbench.rules.multiclass`)
+and the multiclass margin: :mod:`olbench.rules.multiclass`; ``one_vs_rest=True`` runs a
+binary rule's pair once per class on the stacked state, :mod:`olbench.learners.one_vs_rest`)
 
 and returns a :class:`Rule` whose loops run predict -> record -> reveal -> update over a
 chunk of dense or CSR rows. The loops are the only code that orders those steps, and
@@ -34,8 +35,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import numpy as np  # noqa: F401  (used by the templates)
+
 from olbench._jit import jit, jit_without_runtime
-from olbench.rules.multiclass import class_margin  # noqa: F401  (used by the templates)
+from olbench.rules.multiclass import (  # noqa: F401  (used by the templates)
+    class_margin,
+    ovr_record,
+)
 
 # The rules' sources and the compile options (olbench/_jit.py: a loop compiled under other
 # options, e.g. without the SLP vectoriser, must not be loaded from the cache as current).
@@ -130,6 +136,62 @@ def _predict_multiclass_csr(params, w, A, s, indptr, indices, data, out):
             out[t, r] = s[s.shape[0] - k + r]
 
 
+# The one-vs-rest loops: k binary rules of one kind, one per class, each on its own slice of
+# the stacked state (w[j], A[j], s[j]); class j's learner sees the label +1 where y_t = j and
+# -1 elsewhere. The scores are its margins; the multiclass record is as above.
+def _run_ovr_dense(params, w, A, s, X, y, margins, predicted, updated):
+    k = w.shape[0]
+    scores = np.empty(k)
+    for t in range(X.shape[0]):
+        x = X[t]
+        for j in range(k):
+            scores[j] = predict(params, None, x, w[j], A[j], s[j])  # noqa: F821
+        label = int(y[t])
+        predicted[t], margins[t] = ovr_record(scores, label)
+        if not math.isfinite(margins[t]):
+            return t
+        fired = False
+        for j in range(k):
+            sign = 1.0 if j == label else -1.0
+            fired |= update(params, None, x, sign, scores[j], w[j], A[j], s[j])  # noqa: F821
+        updated[t] = fired
+    return -1
+
+
+def _run_ovr_csr(params, w, A, s, indptr, indices, data, y, margins, predicted, updated):
+    k = w.shape[0]
+    scores = np.empty(k)
+    for t in range(y.shape[0]):
+        start, stop = indptr[t], indptr[t + 1]
+        idx, val = indices[start:stop], data[start:stop]
+        for j in range(k):
+            scores[j] = predict(params, idx, val, w[j], A[j], s[j])  # noqa: F821
+        label = int(y[t])
+        predicted[t], margins[t] = ovr_record(scores, label)
+        if not math.isfinite(margins[t]):
+            return t
+        fired = False
+        for j in range(k):
+            sign = 1.0 if j == label else -1.0
+            fired |= update(params, idx, val, sign, scores[j], w[j], A[j], s[j])  # noqa: F821
+        updated[t] = fired
+    return -1
+
+
+def _predict_ovr_dense(params, w, A, s, X, out):
+    for t in range(X.shape[0]):
+        for j in range(w.shape[0]):
+            out[t, j] = predict(params, None, X[t], w[j], A[j], s[j])  # noqa: F821
+
+
+def _predict_ovr_csr(params, w, A, s, indptr, indices, data, out):
+    for t in range(out.shape[0]):
+        start, stop = indptr[t], indptr[t + 1]
+        for j in range(w.shape[0]):
+            out[t, j] = predict(params, indices[start:stop], data[start:stop],  # noqa: F821
+                                w[j], A[j], s[j])
+
+
 def _bind(template: Callable, name: str, rules: dict[str, Any], allocates: bool):
     bound = types.FunctionType(template.__code__, {**globals(), **rules}, template.__name__)
     # numba names the on-disk cache after __qualname__: one per rule and per source of the rules.
@@ -170,7 +232,8 @@ class Rule:
 
 
 def make_rule(name: str, predict: Callable, update: Callable, *,
-                allocates: bool = False, multiclass: bool = False) -> Rule:
+                allocates: bool = False, multiclass: bool = False,
+                one_vs_rest: bool = False) -> Rule:
     """Build the loops of a rule; ``name`` must be unique per (predict, update) pair.
     ``allocates=True`` for a rule that creates arrays (``np.empty`` ...) or sorts (numba's
     sort allocates its stack) while it runs: its loops keep numba's runtime, which the others
@@ -184,8 +247,13 @@ def make_rule(name: str, predict: Callable, update: Callable, *,
             raise ValueError(f"make_rule({name!r}): {', '.join(keeping)} keeps numba's runtime "
                              "(@inline_allocating): give allocates=True")
     rules = {"predict": predict, "update": update}
-    templates = (_run_multiclass_dense, _run_multiclass_csr, _predict_multiclass_dense,
-                 _predict_multiclass_csr) if multiclass else (_run_dense, _run_csr,
-                                                              _predict_dense, _predict_csr)
-    return Rule(name, predict, update, *(_bind(t, name, rules, allocates) for t in templates),
-                multiclass=multiclass)
+    if one_vs_rest:    # a binary rule's predict and update, k of them a row (allocates)
+        templates = (_run_ovr_dense, _run_ovr_csr, _predict_ovr_dense, _predict_ovr_csr)
+    elif multiclass:
+        templates = (_run_multiclass_dense, _run_multiclass_csr, _predict_multiclass_dense,
+                     _predict_multiclass_csr)
+    else:
+        templates = (_run_dense, _run_csr, _predict_dense, _predict_csr)
+    return Rule(name, predict, update,
+                *(_bind(t, name, rules, allocates or one_vs_rest) for t in templates),
+                multiclass=multiclass or one_vs_rest)

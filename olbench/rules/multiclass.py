@@ -78,3 +78,17 @@ def move_pair(w, y, rival, a, idx, val):
     """W_y += a x and W_rival -= a x: the max-score step of the additive rules."""
     axpy(w[y], a, idx, val)
     axpy(w[rival], -a, idx, val)
+
+
+@inline
+def ovr_record(scores, y):
+    """(class predicted, multiclass margin) from one-vs-rest scores: the lowest index among
+    the top scores, and s_y - max_{r != y} s_r."""
+    best = 0
+    rival = 1 if y == 0 else 0
+    for r in range(1, scores.shape[0]):
+        if scores[r] > scores[best]:
+            best = r
+        if r != y and r > rival and scores[r] > scores[rival]:
+            rival = r
+    return best, scores[y] - scores[rival]

@@ -244,3 +244,22 @@ def multiclass_scw(X, y, **params):
 @twin(multiclass_scw2=[{}, {"C": 0.1, "confidence": 0.9}, {"C": 0.5, "diagonal": True}])
 def multiclass_scw2(X, y, **params):
     return _covariance(X, y, kind="scw2", **params)
+
+
+@twin(one_vs_rest=[{}, {"binary": "pa", "binary_params": {"variant": "pa1", "C": 0.5}},
+                   {"binary": "arow", "binary_params": {"r": 0.5}}])
+def one_vs_rest(X, y, *, binary="perceptron", binary_params=None):
+    """Rifkin & Klautau 2004: the binary twin of ``binary`` run once per class on the labels
+    +1 (that class) and -1 (the others); the multiclass record from their margins."""
+    from naive.registry import TWINS
+
+    classes = np.unique(y)
+    runs = [TWINS[binary](X, np.where(y == c, 1.0, -1.0), **(binary_params or {}))
+            for c in classes]
+    scores = np.column_stack([margins for margins, _, _ in runs])
+    index = np.searchsorted(classes, y)
+    log = _new_log()
+    for F, label in zip(scores, index):
+        _record(log, F, label)
+    log["updated"] = np.any([updated for _, updated, _ in runs], axis=0)
+    return _done(log, w=np.array([state["w"] for _, _, state in runs]))
