@@ -35,6 +35,34 @@ if "NUMBA_SLP_VECTORIZE" not in os.environ:
 
 JIT_OPTIONS = dict(cache=True, fastmath=False, nogil=True)
 
+
+def _tolerate_stale_indexes() -> None:
+    """Read an on-disk cache index that names a type which no longer exists as stale, not
+    as an error. A helper's index (``score_predict``'s, say) lists its compiled signatures,
+    whose argument types include the ``Params`` of every rule that inlined it, defined in
+    other modules; numba decides freshness by the helper's own source file only, so after a
+    rule's ``Params`` class was renamed or removed (an edit, an upgrade of an editable
+    install) unpickling the index raised AttributeError at the next compile. Stale, the
+    signature is compiled again, as numba does for any other stale index."""
+    from numba.core import caching
+
+    index_file = getattr(caching, "IndexDataCacheFile", None)
+    load = getattr(index_file, "_load_index", None)
+    if load is None or getattr(load, "tolerates_stale", False):
+        return
+
+    def _load_index(self):
+        try:
+            return load(self)
+        except (AttributeError, ImportError, ModuleNotFoundError):
+            return {}
+
+    _load_index.tolerates_stale = True
+    index_file._load_index = _load_index
+
+
+_tolerate_stale_indexes()
+
 #: A compiled loop or entry point called from Python.
 jit = numba.njit(**JIT_OPTIONS)
 

@@ -47,7 +47,8 @@ def compiled_modules() -> list[str]:
 #: an implementation per argument type (without JIT the plain function they overload runs)
 NOT_MEASURED = {"olbench/rules/lanes.py"}
 COMPILE_TIME_ONLY = "[report]\nexclude_also =\n    @overload\\(\n"
-#: the suites run without JIT: the learners' (exactness at one seed, the reductions, and of
+#: the suites run without JIT: the learners' (exactness at one seed, the reductions, the
+#: reading of numba's cache index (olbench/_jit.py), and of
 #: the learner contract the zero rows, which reach the norms' guarded paths) and the
 #: comparators' (their compiled solvers: dual coordinate ascent, the hard-margin corral),
 #: without the two slowest solver tests, each a larger copy of a smaller one's path (at
@@ -56,7 +57,7 @@ COMPILE_TIME_ONLY = "[report]\nexclude_also =\n    @overload\\(\n"
 #: learner contract runs compiled in the suite itself; run again without JIT it cost more
 #: than it showed (on one core: 137 s with all of it, 63 s with none of it but 95.6% instead
 #: of 96.0% covered, rows.py 86%; 90 s and 96.0% with the zero rows).
-SUITES = ["tests/test_learners_exact.py", "tests/test_reductions.py",
+SUITES = ["tests/test_learners_exact.py", "tests/test_reductions.py", "tests/test_jit_cache.py",
           "tests/test_learner_contract.py::test_zero_vectors_are_handled",
           "tests/test_comparators.py", "tests/test_solvers_best_fixed.py",
           "tests/test_solvers_chain.py", "tests/test_solvers_max_margin.py"]

@@ -64,7 +64,8 @@ def warm(key: str, params: dict) -> None:
     rng = np.random.default_rng(0)
     X = rng.random((12, 3))
     y = {"classification": np.where(rng.random(12) < 0.5, -1.0, 1.0),
-         "regression": rng.standard_normal(12)}.get(learner.task, np.zeros(12))
+         "regression": rng.standard_normal(12),
+         "multiclass": 1.0 + np.arange(12) % 3}.get(learner.task, np.zeros(12))
     for rows in (X, sp.csr_matrix(X)):
         olbench.run(learner, rows, y)
         predict(learner, rows)

@@ -38,11 +38,13 @@ class MulticlassPA(PAVariants, MulticlassLearner, key="multiclass_pa"):
         self.C = C
         self.variant = variant
 
+    n_scalars = 1     # the rounds (OGD's step; one rule for both: rules/multiclass_pa.py)
+
     def rule(self):
-        return rule.PA
+        return rule.RULE
 
     def rule_params(self):
-        return rule.Params(*step_size_params(self.C, self.variant))
+        return rule.pa_params(*step_size_params(self.C, self.variant))
 
 
 class MulticlassOGD(MulticlassLearner, key="multiclass_ogd"):
@@ -70,7 +72,7 @@ class MulticlassOGD(MulticlassLearner, key="multiclass_ogd"):
         self.schedule = schedule
 
     def rule(self):
-        return rule.OGD
+        return rule.RULE
 
     def rule_params(self):
-        return rule.OGDParams(float(self.eta), self.schedule == "sqrt")
+        return rule.ogd_params(float(self.eta), self.schedule == "sqrt")

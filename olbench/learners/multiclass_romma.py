@@ -35,8 +35,10 @@ class MulticlassROMMA(MulticlassLearner, key="multiclass_romma"):
     def rule(self):
         return rule.RULE
 
+    aggressive = False
+
     def rule_params(self):
-        return rule.Params(bool(self.libol))
+        return rule.Params(bool(self.libol), self.aggressive)
 
 
 class MulticlassAggressiveROMMA(MulticlassROMMA, key="multiclass_aromma"):
@@ -46,6 +48,4 @@ class MulticlassAggressiveROMMA(MulticlassROMMA, key="multiclass_aromma"):
 
     display_label = "multiclass aROMMA"
     libol_tie = False
-
-    def rule(self):
-        return rule.AGGRESSIVE
+    aggressive = True

@@ -21,15 +21,29 @@ from olbench.rules.loop import make_rule
 from olbench.rules.multiclass import move_pair, runner_up, score_predict
 from olbench.rules.rows import sqnorm
 
-Params = namedtuple("Params", ["tau_max", "ridge"])
-OGDParams = namedtuple("OGDParams", ["eta", "sqrt_schedule"])
+#: one rule for both (one set of loops to compile): ``ogd`` picks OGD's step
+Params = namedtuple("Params", ["ogd", "tau_max", "ridge", "eta", "sqrt_schedule"])
+
+
+def pa_params(tau_max: float, ridge: float) -> Params:
+    return Params(False, tau_max, ridge, 0.0, False)
+
+
+def ogd_params(eta: float, sqrt_schedule: bool) -> Params:
+    return Params(True, 0.0, 0.0, eta, sqrt_schedule)
 
 
 @inline
-def update_pa(params, idx, val, y, predicted, margin, w, A, s):
+def update(params, idx, val, y, predicted, margin, w, A, s):
+    t = s[0] + 1.0        # this round's number (OGD's step; s[0] counts the rounds)
+    s[0] = t
     loss = 1.0 - margin
     if loss <= 0.0:
         return False
+    if params.ogd:
+        step = params.eta / math.sqrt(t) if params.sqrt_schedule else params.eta
+        move_pair(w, y, runner_up(w, s, y), step, idx, val)
+        return True
     denominator = 2.0 * sqnorm(val) + params.ridge
     if denominator > 0.0:
         move_pair(w, y, runner_up(w, s, y), min(params.tau_max, loss / denominator),
@@ -37,16 +51,4 @@ def update_pa(params, idx, val, y, predicted, margin, w, A, s):
     return True
 
 
-@inline
-def update_ogd(params, idx, val, y, predicted, margin, w, A, s):
-    t = s[0] + 1.0        # this round's number
-    s[0] = t
-    if margin >= 1.0:
-        return False
-    step = params.eta / math.sqrt(t) if params.sqrt_schedule else params.eta
-    move_pair(w, y, runner_up(w, s, y), step, idx, val)
-    return True
-
-
-PA = make_rule("multiclass_pa", score_predict, update_pa, multiclass=True)
-OGD = make_rule("multiclass_ogd", score_predict, update_ogd, multiclass=True)
+RULE = make_rule("multiclass_pa", score_predict, update, multiclass=True)

@@ -27,7 +27,7 @@ from olbench.rules.loop import make_rule
 from olbench.rules.multiclass import is_class_mistake, move_pair, runner_up, score_predict
 from olbench.rules.rows import dense_dot, scale, sqnorm
 
-Params = namedtuple("Params", ["libol"])
+Params = namedtuple("Params", ["libol", "aggressive"])
 
 
 @inline
@@ -65,18 +65,13 @@ def _step(params, idx, val, y, margin, w, s):
 
 @inline
 def update(params, idx, val, y, predicted, margin, w, A, s):
-    if not is_class_mistake(y, margin, predicted, params.libol):
+    if params.aggressive:
+        if margin >= 1.0:
+            return False
+    elif not is_class_mistake(y, margin, predicted, params.libol):
         return False
     return _step(params, idx, val, y, margin, w, s)
 
 
-@inline
-def update_aggressive(params, idx, val, y, predicted, margin, w, A, s):
-    if margin >= 1.0:
-        return False
-    return _step(params, idx, val, y, margin, w, s)
-
-
+#: one rule for both (one set of loops to compile): ``aggressive`` picks aggressive ROMMA
 RULE = make_rule("multiclass_romma", score_predict, update, multiclass=True)
-AGGRESSIVE = make_rule("multiclass_romma.aggressive", score_predict, update_aggressive,
-                       multiclass=True)
