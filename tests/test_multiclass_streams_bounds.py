@@ -148,3 +148,34 @@ def test_a_catalogue_dataset_is_kept_multiclass_by_name():
         make_stream("dataset", name="vowel")
     with pytest.raises(ValueError, match=r"positive_label/negative_label binarise it"):
         make_stream("dataset", name="vowel", task="multiclass", positive_label=1)
+
+
+def _mat_with_ids(tmp_path, n=6, k=3):
+    import scipy.io
+
+    rng = np.random.default_rng(0)
+    data = np.column_stack([1 + np.arange(n) % k, rng.standard_normal((n, 2))])
+    ids = np.array([rng.permutation(n) + 1 for _ in range(4)])
+    path = tmp_path / "withids.mat"
+    scipy.io.savemat(path, {"data": data, "ID_ALL": ids})
+    return str(path), data, ids
+
+
+def test_a_mat_files_own_permutations_are_an_order(tmp_path):
+    path, data, ids = _mat_with_ids(tmp_path)
+    for seed in (1, 4):
+        X, y = make_stream("mat", path=path, task="multiclass", order="ids",
+                           seed=seed).materialize()
+        np.testing.assert_array_equal(X, data[ids[seed - 1] - 1, 1:])
+        np.testing.assert_array_equal(y, data[ids[seed - 1] - 1, 0])
+    from olbench.streams.files.matlab import MatFile
+    assert MatFile.seed_in_run({"order": "ids"}, 3, 12345) == 3      # run 3 reads row 3
+    with pytest.raises(ValueError, match=r"seed=5 picks a row of ID_ALL, which has 4"):
+        make_stream("mat", path=path, order="ids", seed=5, task="multiclass").meta
+
+
+@pytest.mark.needs_datasets("segment", "glass")
+def test_libols_multiclass_files_are_catalogue_datasets():
+    for name, n, k in (("glass", 214, 6), ("segment", 2310, 7)):
+        meta = make_stream("dataset", name=name, task="multiclass").meta
+        assert (meta.n, len(meta.classes)) == (n, k)

@@ -45,11 +45,15 @@ class RealArrays(InMemoryStream):
         return LabelMap(getattr(self, "positive_label", None),
                         getattr(self, "negative_label", None), source=self._source())
 
+    def _rows_order(self, n: int, extra: dict) -> np.ndarray | None:
+        """The order the rows are visited in (None: the file's): :func:`permutation`."""
+        return None if self.order == "file" else permutation(n, self.seed, self.order)
+
     def _build(self):
         X, raw, extra = self._load()
         extra = dict(extra)
-        if self.order != "file":
-            perm = permutation(X.shape[0], self.seed, self.order)
+        perm = self._rows_order(X.shape[0], extra)
+        if perm is not None:
             X, raw = X[perm], raw[perm]
         if self.task == "classification":
             labels = self._label_map()

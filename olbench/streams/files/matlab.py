@@ -10,14 +10,21 @@ import scipy.sparse as sp
 
 from olbench.component import Interval, IsInstance, OneOf
 from olbench.paths import resolve_path
+from olbench.streams.orders import ORDERS
 from olbench.streams.real import LABELLED_TASKS, REAL_DATA_CONSTRAINTS, RealFile
+
+#: the variable of a .mat file's fixed permutations (LIBOL's glass.mat: 20 x 214)
+IDS_VARIABLE = "ID_ALL"
 
 
 class MatFile(RealFile, key="mat"):
     """A MATLAB .mat matrix with the label in one column (LIBOL's data files, e.g. svmguide3).
 
     ``variable``: the matrix's name (LIBOL: ``data``); ``label_column``: its label column
-    (LIBOL: 0, the first). ``task="multiclass"`` keeps the classes as the file codes them
+    (LIBOL: 0, the first). ``order="ids"`` visits the rows in the file's own fixed
+    permutation number ``seed`` (1-based: a row of the matrix ``ID_ALL``, as glass.mat holds
+    20 of them; no LIBOL code reads it -- LIBOL's runs use ``order="libol"``).
+    ``task="multiclass"`` keeps the classes as the file codes them
     (LIBOL's glass and segment: 1..k); ``"regression"`` the targets. Loaded whole with
     ``scipy.io.loadmat`` (such files are small). A sparse matrix (MATLAB's ``sparse``) gives
     sparse features (``standardize`` then only scales, see
@@ -31,7 +38,8 @@ class MatFile(RealFile, key="mat"):
     """
 
     constraints = {**REAL_DATA_CONSTRAINTS, "path": IsInstance(str, Path),
-                   "variable": IsInstance(str), "label_column": Interval(integer=True)}
+                   "variable": IsInstance(str), "label_column": Interval(integer=True),
+                   "order": OneOf(*ORDERS, "ids")}
     #: at its default the task is left out of names (every name made before it is unchanged)
     optional_params = {"task": ("classification", OneOf(*LABELLED_TASKS))}
 
@@ -45,6 +53,30 @@ class MatFile(RealFile, key="mat"):
         self.order, self.seed = order, seed
         self.normalize, self.standardize, self.bias = normalize, standardize, bias
         self.validate()
+
+    @classmethod
+    def seed_in_run(cls, params, run_seed, child):
+        # order="ids": run i of a grid reads the file's permutation i, as order="libol" does
+        if params.get("order") == "ids":
+            return int(run_seed)
+        return super().seed_in_run(params, run_seed, child)
+
+    def _rows_order(self, n, extra):
+        if self.order != "ids":
+            return super()._rows_order(n, extra)
+        ids = extra.pop("ids", None)
+        where = f"{extra['path']}: order='ids'"
+        if ids is None:
+            raise ValueError(f"{where} reads the file's fixed permutations (variable "
+                             f"{IDS_VARIABLE}), which it does not hold")
+        if not 1 <= self.seed <= ids.shape[0]:
+            raise ValueError(f"{where}: seed={self.seed} picks a row of {IDS_VARIABLE}, "
+                             f"which has {ids.shape[0]} (seeds 1..{ids.shape[0]})")
+        order = np.asarray(ids[self.seed - 1], dtype=np.int64) - 1
+        if not np.array_equal(np.sort(order), np.arange(n)):
+            raise ValueError(f"{where}: row {self.seed} of {IDS_VARIABLE} is not a "
+                             f"permutation of the {n} rows")
+        return order
 
     def _load(self):
         import scipy.io
@@ -62,10 +94,13 @@ class MatFile(RealFile, key="mat"):
                              f"label_column={self.label_column} is not one of its columns")
         label = self.label_column % data.shape[1]
         others = [j for j in range(data.shape[1]) if j != label]
+        extra = {"path": str(path)}
+        if self.order == "ids" and IDS_VARIABLE in mat:
+            extra["ids"] = _numeric_matrix(mat[IDS_VARIABLE], f"{path}: {IDS_VARIABLE}")
         if sp.issparse(data):  # MATLAB's sparse matrices arrive as CSC: features stay sparse
             data = data.tocsr()
-            return data[:, others], data[:, [label]].toarray().ravel(), {"path": str(path)}
-        return data[:, others], data[:, label], {"path": str(path)}
+            return data[:, others], data[:, [label]].toarray().ravel(), extra
+        return data[:, others], data[:, label], extra
 
 
 def _numeric_matrix(value: Any, what: str):
