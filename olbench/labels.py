@@ -263,6 +263,16 @@ def multiclass_classes(raw: Any, source: str = "labels") -> np.ndarray:
     return values
 
 
+def file_classes(labels_seen: Iterable[Any], positive_label: Any, negative_label: Any,
+                 source: str) -> np.ndarray:
+    """The classes of a data file read as multiclass (``task=multiclass``): the codes it
+    holds, which a binarisation asked for beside it would contradict."""
+    if (positive_label, negative_label) != (None, None):
+        raise ValueError(f"{source}: task=multiclass keeps the file's classes, but "
+                         f"positive_label/negative_label binarise them: leave them null")
+    return multiclass_classes(sorted(labels_seen), source=source)
+
+
 class ClassLabels:
     """The labels of a multiclass run, chunk by chunk: each class code to its index 0..k-1 in
     ``classes`` (ascending codes), float64 as every label array. A code outside ``classes``

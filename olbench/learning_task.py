@@ -48,8 +48,7 @@ ROWS = {"classification": "rows of features, labels in {-1, +1}",
         "regression": "rows of features, real targets",
         "multiclass": "rows of features, labels one of k >= 2 classes",
         "oco": "each row is a loss"}
-#: the comparator that measures runs of each task (the default of a single cell; None: no
-#: comparator measures that task's runs, so a single cell has none)
+#: the comparator that measures runs of each task (the default of a single cell)
 COMPARATOR_FOR = {"classification": "best_fixed", "regression": "best_fixed",
                   "multiclass": "multiclass_best_fixed", "oco": "best_point"}
 
@@ -145,10 +144,9 @@ def comparator_mismatch(comparator: Any, data_task: str | None, data: str,
         return None
     does = " or ".join(DOES[task] for task in sorted(tasks))
     rows = f" ({ROWS[next(iter(tasks))]})" if len(tasks) == 1 else ""
-    remedy = (f"use comparator={COMPARATOR_FOR[data_task]}" if COMPARATOR_FOR[data_task]
-              else f"no comparator measures {DOES[data_task]} runs yet: run.comparators=false")
     return (f"comparator {comparator.key} measures {does} runs{rows} but {data} is "
-            f"{_article(data_task)} {DOES[data_task]} {kind} ({ROWS[data_task]}); {remedy}")
+            f"{_article(data_task)} {DOES[data_task]} {kind} ({ROWS[data_task]}); use "
+            f"comparator={COMPARATOR_FOR[data_task]}")
 
 
 def check_loss_range(learner: Any, X: Any, offset: int = 0) -> None:

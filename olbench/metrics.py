@@ -22,7 +22,7 @@ from olbench.losses import LABELLED_TASKS, get_loss, mistakes
 
 def _arrays(margins, y, updated, tie, predicted=None):
     """Accept arrays or a trace-like object (duck typing on ``margins``/``y``/``updated``;
-    a multiclass trace's ``predicted`` classes come with them: :func:`predicted_of`)."""
+    a multiclass trace's ``predicted`` classes come with them)."""
     if hasattr(margins, "margins"):
         trace = margins
         y = trace.y if y is None else y
@@ -94,8 +94,8 @@ def curve(margins, y=None, updated=None, *, loss: str = "hinge", epsilon: float 
     cum_all = np.cumsum(L(margins, y))
     cum = cum_all[ks - 1]
     df = _frame(ks, loss, cum)
-    if L.task in LABELLED_TASKS:
-        wrong = mistakes(margins, y, tie, predicted)
+    wrong = mistakes(margins, y, tie, predicted) if L.task in LABELLED_TASKS else None
+    if wrong is not None:
         mis = np.cumsum(wrong)[ks - 1]
         df[col.MISTAKES], df[col.MISTAKE_RATE] = mis, mis / ks
         if clean_y is not None:
@@ -112,8 +112,7 @@ def curve(margins, y=None, updated=None, *, loss: str = "hinge", epsilon: float 
                                                     where=seen > 0)
     if test_start is not None:
         start = int(test_start)
-        cum_mis = np.cumsum(mistakes(margins, y, tie, predicted)) \
-            if L.task in LABELLED_TASKS else None
+        cum_mis = None if wrong is None else np.cumsum(wrong)
         _test_part(df, ks, start, (cum, cum_all[start - 1] if start > 0 else 0.0),
                    None if cum_mis is None else
                    (cum_mis[ks - 1], cum_mis[start - 1] if start > 0 else 0))

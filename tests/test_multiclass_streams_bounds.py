@@ -174,6 +174,13 @@ def test_a_mat_files_own_permutations_are_an_order(tmp_path):
         make_stream("mat", path=path, order="ids", seed=5, task="multiclass").meta
 
 
+def test_a_mat_file_read_as_multiclass_refuses_a_binarisation_as_text_files_do(tmp_path):
+    path, _, _ = _mat_with_ids(tmp_path)
+    with pytest.raises(ValueError, match=r"task=multiclass keeps the file's classes, but "
+                                         r"positive_label/negative_label binarise them"):
+        make_stream("mat", path=path, task="multiclass", positive_label=1).meta
+
+
 @pytest.mark.needs_datasets("segment", "glass")
 def test_libols_multiclass_files_are_catalogue_datasets():
     for name, n, k in (("glass", 214, 6), ("segment", 2310, 7)):

@@ -29,17 +29,13 @@ from olbench.comparators._lp import _LIMIT_REACHED, _options
 from olbench.comparators.base import Comparator
 from olbench.comparators.fit import ComparatorFit
 from olbench.component import OneOf
-from olbench.labels import multiclass_classes
+from olbench.labels import ClassLabels, multiclass_classes
 from olbench.losses import get_loss
-
-
-def multiclass_scores(X, W: np.ndarray) -> np.ndarray:
-    return np.asarray(X @ W.T)
 
 
 def margins_and_predictions(X, W: np.ndarray, index: np.ndarray):
     """(multiclass margins, classes predicted: the lowest index among the top scores)."""
-    scores = multiclass_scores(X, W)
+    scores = np.asarray(X @ W.T)
     rows = np.arange(len(index))
     own = scores[rows, index].copy()
     predicted = np.argmax(scores, axis=1)
@@ -69,7 +65,8 @@ def kesler_columns(X, index: np.ndarray, k: int) -> sp.csr_matrix:
 
 
 def best_multiclass_hinge(X, index: np.ndarray, k: int, limits: Limits | None = None):
-    """(W, objective, certified lower bound, info) of min_W sum_t multiclass hinge."""
+    """(W, its margins, its predicted classes, objective, certified lower bound, info) of
+    min_W sum_t multiclass hinge."""
     limits = limits or Limits.default()
     deadline = time.monotonic() + limits.time
     n, d = X.shape
@@ -87,13 +84,13 @@ def best_multiclass_hinge(X, index: np.ndarray, k: int, limits: Limits | None = 
     alpha = np.asarray(res.x, dtype=float)
     residual = float(np.abs(Z @ alpha).max(initial=0.0))
     lower = float(alpha.sum()) - residual * float(np.abs(W).sum())
-    margins, _ = margins_and_predictions(X, W, index)
+    margins, predicted = margins_and_predictions(X, W, index)
     objective = float(np.maximum(0.0, 1.0 - margins).sum())
     if lower < objective - limits.accept * max(1.0, abs(objective)):
         raise NotCertified(f"the multiclass hinge LP's gap {objective - lower:.3g} is above "
                            f"{limits.accept:g} of its objective {objective:.6g}")
-    return W, objective, min(lower, objective), {"solver": "highs-multiclass-dual-lp",
-                                                "dual_residual": residual}
+    return W, margins, predicted, objective, min(lower, objective), {
+        "solver": "highs-multiclass-dual-lp", "dual_residual": residual}
 
 
 class MulticlassBestFixed(Comparator, key="multiclass_best_fixed"):
@@ -116,16 +113,12 @@ class MulticlassBestFixed(Comparator, key="multiclass_best_fixed"):
         self.loss = loss
 
     def _fit(self, X, y, meta, checkpoints) -> ComparatorFit:
+        source = f"comparator {self.key}"
         classes = getattr(meta, "classes", None)
-        classes = multiclass_classes(y if classes is None else classes,
-                                     source=f"comparator {self.key}")
-        index = np.searchsorted(classes, y)
-        if (index >= classes.size).any() or (classes[np.minimum(index, classes.size - 1)]
-                                             != y).any():
-            raise ValueError(f"comparator {self.key}: labels outside the classes "
-                             f"{classes.tolist()}")
-        W, objective, lower, info = best_multiclass_hinge(X, index, int(classes.size))
-        margins, predicted = margins_and_predictions(X, W, index)
+        classes = multiclass_classes(y if classes is None else classes, source=source)
+        index = ClassLabels(classes, source=source)(y, len(y), 0).astype(np.int64)
+        W, margins, predicted, objective, lower, info = best_multiclass_hinge(
+            X, index, int(classes.size))
         return ComparatorFit(self.name, "multiclass_hinge", u=W, margins=margins,
                              losses=get_loss("multiclass_hinge")(margins, y),
                              objective=objective, lower_bound=lower, info=info,

@@ -373,10 +373,9 @@ def cell_comparator(learner_spec: Any, comparator_spec: Any, *, chosen: bool) ->
         if problem:
             raise GridError(problem)
         return comparator_spec
-    wanted = COMPARATOR_FOR.get(task, "")
-    if wanted is None:     # no comparator measures this task's runs
-        return None
-    if registry_key(comparator_spec) == wanted or task in ("classification", "regression"):
+    wanted = COMPARATOR_FOR.get(task)
+    if wanted is None or registry_key(comparator_spec) == wanted \
+            or task in ("classification", "regression"):
         return comparator_spec
     if task != "oco":      # multiclass: its own comparator, in place of the configured one
         return component_specs("comparator", [{"key": wanted, "params": {}}])[0]

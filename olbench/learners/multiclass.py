@@ -30,12 +30,13 @@ class ClassCodes(Constraint):
     def check(self, value: Any) -> bool:
         if value is None:
             return True
+        if isinstance(value, (bool, float, str)):
+            return False
         try:
-            multiclass_classes(value if not isinstance(value, (list, tuple)) else list(value))
+            classes = multiclass_classes(value)
         except ValueError:
             return False
-        return not isinstance(value, (float, str, bool)) and (
-            np.ndim(value) == 0 or len(set(value)) == len(value))
+        return np.ndim(value) == 0 or classes.size == len(value)    # (codes: distinct)
 
     def describe(self) -> str:
         return ("null (from the data), k >= 2 (the classes 1..k), or a list of at least two "
@@ -59,8 +60,7 @@ class MulticlassLearner(Learner):
         """The classes the ``classes`` option gives (None: from the data)."""
         if self.classes is None:
             return None
-        raw = self.classes if np.ndim(self.classes) == 0 else list(self.classes)
-        return multiclass_classes(raw, source=f"{self.key} classes")
+        return multiclass_classes(self.classes, source=f"{self.key} classes")
 
     def init_state(self, d):
         k = self.n_classes_
@@ -119,10 +119,9 @@ def run_labels(learner, X: Any, y: Any, classes: Any, reset: bool) -> ClassLabel
     """The labels of a multiclass run of :func:`olbench.run`, with its classes: given to it, the
     learner's option, the learner's own (``reset=False``), the stream's, or those of ``y``;
     two that are given must agree."""
-    source = f"{learner.key}"
+    source = learner.key
     given = [(f"run(classes={classes!r})", None if classes is None else
-              multiclass_classes(classes if np.ndim(classes) == 0 else list(classes),
-                                 source=source)),
+              multiclass_classes(classes, source=source)),
              (f"{learner.key}'s classes option", learner.declared_classes())]
     if not reset and learner.is_initialised:
         given.append(("the classes the learner was set up with", learner.classes_))

@@ -41,6 +41,7 @@ from olbench._jit import jit, jit_without_runtime
 from olbench.rules.multiclass import (  # noqa: F401  (used by the templates)
     class_margin,
     ovr_record,
+    score,
 )
 
 # The rules' sources and the compile options (olbench/_jit.py: a loop compiled under other
@@ -124,7 +125,7 @@ def _predict_multiclass_dense(params, w, A, s, X, out):
     for t in range(X.shape[0]):
         predict(params, None, X[t], w, A, s)  # noqa: F821
         for r in range(k):
-            out[t, r] = s[s.shape[0] - k + r]
+            out[t, r] = score(w, s, r)
 
 
 def _predict_multiclass_csr(params, w, A, s, indptr, indices, data, out):
@@ -133,7 +134,7 @@ def _predict_multiclass_csr(params, w, A, s, indptr, indices, data, out):
         start, stop = indptr[t], indptr[t + 1]
         predict(params, indices[start:stop], data[start:stop], w, A, s)  # noqa: F821
         for r in range(k):
-            out[t, r] = s[s.shape[0] - k + r]
+            out[t, r] = score(w, s, r)
 
 
 # The one-vs-rest loops: k binary rules of one kind, one per class, each on its own slice of

@@ -29,39 +29,46 @@ def score(w, s, r):
 
 
 @inline
-def first_max(w, s):
-    """The lowest index among the top scores."""
+def first_max(values, start, k):
+    """The lowest index r < k among the largest of ``values[start + r]``."""
     best = 0
-    for r in range(1, w.shape[0]):
-        if score(w, s, r) > score(w, s, best):
+    for r in range(1, k):
+        if values[start + r] > values[start + best]:
             best = r
     return best
 
 
 @inline
-def runner_up(w, s, y):
-    """The lowest index among the top scores other than class y's."""
+def runner_up(values, start, k, y):
+    """The lowest index r < k, r != y, among the largest of ``values[start + r]``."""
     best = 1 if y == 0 else 0
-    for r in range(best + 1, w.shape[0]):
-        if r != y and score(w, s, r) > score(w, s, best):
+    for r in range(best + 1, k):
+        if r != y and values[start + r] > values[start + best]:
             best = r
     return best
+
+
+@inline
+def scored_runner_up(w, s, y):
+    """The runner-up of the current row's scores (kept in ``s``): the lowest index among the
+    top scores other than class y's."""
+    return runner_up(s, s.shape[0] - w.shape[0], w.shape[0], y)
 
 
 @inline
 def score_predict(params, idx, val, w, A, s):
     """The predict rule of every linear multiclass learner: the k scores W_r . x into the
     scratch of ``s``; returns the class predicted (the lowest index among the top scores)."""
-    offset = s.shape[0] - w.shape[0]
+    start = s.shape[0] - w.shape[0]
     for r in range(w.shape[0]):
-        s[offset + r] = dot(w[r], idx, val)
-    return first_max(w, s)
+        s[start + r] = dot(w[r], idx, val)
+    return first_max(s, start, w.shape[0])
 
 
 @inline
 def class_margin(w, s, y):
     """The multiclass margin of the current row, s_y - max_{r != y} s_r."""
-    return score(w, s, y) - score(w, s, runner_up(w, s, y))
+    return score(w, s, y) - score(w, s, scored_runner_up(w, s, y))
 
 
 @inline
@@ -84,11 +91,5 @@ def move_pair(w, y, rival, a, idx, val):
 def ovr_record(scores, y):
     """(class predicted, multiclass margin) from one-vs-rest scores: the lowest index among
     the top scores, and s_y - max_{r != y} s_r."""
-    best = 0
-    rival = 1 if y == 0 else 0
-    for r in range(1, scores.shape[0]):
-        if scores[r] > scores[best]:
-            best = r
-        if r != y and r > rival and scores[r] > scores[rival]:
-            rival = r
-    return best, scores[y] - scores[rival]
+    k = scores.shape[0]
+    return first_max(scores, 0, k), scores[y] - scores[runner_up(scores, 0, k, y)]

@@ -43,7 +43,7 @@ from olbench.rules.covariance import (
 )
 from olbench.rules.cw import nonnegative_part
 from olbench.rules.loop import make_rule
-from olbench.rules.multiclass import runner_up, score_predict
+from olbench.rules.multiclass import score_predict, scored_runner_up
 from olbench.rules.reductions import diag_quad
 from olbench.rules.rows import axpy
 
@@ -87,7 +87,7 @@ def update_full(params, idx, val, y, predicted, margin, w, A, s):
     fires, alpha, beta = coefficients(params, margin, v)
     if not fires:
         return False
-    rival = runner_up(w, s, y)
+    rival = scored_runner_up(w, s, y)
     axpy(w[y], alpha, None, sigma_x)
     axpy(w[rival], -alpha, None, sigma_x)
     rank_one_downdate(A, beta, sigma_x)
@@ -101,7 +101,7 @@ def update_diag(params, idx, val, y, predicted, margin, w, A, s):
     fires, alpha, beta = coefficients(params, margin, v)
     if not fires:
         return False
-    rival = runner_up(w, s, y)
+    rival = scored_runner_up(w, s, y)
     diag_axpy(w[y], alpha, diag, idx, val)
     diag_axpy(w[rival], -alpha, diag, idx, val)
     diag_downdate(diag, beta, idx, val)

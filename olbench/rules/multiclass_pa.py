@@ -18,7 +18,7 @@ from collections import namedtuple
 
 from olbench._jit import inline
 from olbench.rules.loop import make_rule
-from olbench.rules.multiclass import move_pair, runner_up, score_predict
+from olbench.rules.multiclass import move_pair, score_predict, scored_runner_up
 from olbench.rules.rows import sqnorm
 
 #: one rule for both (one set of loops to compile): ``ogd`` picks OGD's step
@@ -42,11 +42,11 @@ def update(params, idx, val, y, predicted, margin, w, A, s):
         return False
     if params.ogd:
         step = params.eta / math.sqrt(t) if params.sqrt_schedule else params.eta
-        move_pair(w, y, runner_up(w, s, y), step, idx, val)
+        move_pair(w, y, scored_runner_up(w, s, y), step, idx, val)
         return True
     denominator = 2.0 * sqnorm(val) + params.ridge
     if denominator > 0.0:
-        move_pair(w, y, runner_up(w, s, y), min(params.tau_max, loss / denominator),
+        move_pair(w, y, scored_runner_up(w, s, y), min(params.tau_max, loss / denominator),
                   idx, val)
     return True
 

@@ -18,7 +18,13 @@ from collections import namedtuple
 
 from olbench._jit import inline
 from olbench.rules.loop import make_rule
-from olbench.rules.multiclass import is_class_mistake, move_pair, runner_up, score, score_predict
+from olbench.rules.multiclass import (
+    is_class_mistake,
+    move_pair,
+    score,
+    score_predict,
+    scored_runner_up,
+)
 from olbench.rules.rows import axpy
 
 Params = namedtuple("Params", ["scheme", "libol"])
@@ -37,7 +43,7 @@ def update(params, idx, val, y, predicted, margin, w, A, s):
         return False
     own = score(w, s, y)
     if params.scheme == MAX:
-        move_pair(w, y, runner_up(w, s, y), 1.0, idx, val)
+        move_pair(w, y, scored_runner_up(w, s, y), 1.0, idx, val)
         return True
     size, excess = 0, 0.0
     for r in range(w.shape[0]):

@@ -24,7 +24,7 @@ from collections import namedtuple
 
 from olbench._jit import inline
 from olbench.rules.loop import make_rule
-from olbench.rules.multiclass import is_class_mistake, move_pair, runner_up, score_predict
+from olbench.rules.multiclass import is_class_mistake, move_pair, score_predict, scored_runner_up
 from olbench.rules.rows import dense_dot, scale, sqnorm
 
 Params = namedtuple("Params", ["libol", "aggressive"])
@@ -35,7 +35,7 @@ def _step(params, idx, val, y, margin, w, s):
     X = 2.0 * sqnorm(val)
     if X == 0.0:
         return False
-    rival = runner_up(w, s, y)
+    rival = scored_runner_up(w, s, y)
     N = 0.0
     for r in range(w.shape[0]):
         N += dense_dot(w[r], w[r])

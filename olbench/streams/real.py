@@ -17,13 +17,13 @@ from typing import Any
 import numpy as np
 
 from olbench.component import Interval, OneOf
-from olbench.labels import LabelMap, multiclass_classes, sorted_labels
+from olbench.labels import LabelMap, file_classes, sorted_labels
 from olbench.streams.base import InMemoryStream
 from olbench.streams.orders import ORDERS, permutation
 from olbench.streams.preprocess import Standardizer, normalize_rows
 
-#: the tasks a labelled real-data stream can be read as
-LABELLED_TASKS = ("classification", "regression", "multiclass")
+#: the tasks a real data file can be read as
+FILE_TASKS = ("classification", "regression", "multiclass")
 #: constraints of the options every real-data stream has
 REAL_DATA_CONSTRAINTS = {"order": OneOf(*ORDERS), "seed": Interval(0, 2**63 - 1, integer=True),
                          "normalize": OneOf(True, False), "standardize": OneOf(True, False),
@@ -55,6 +55,7 @@ class RealArrays(InMemoryStream):
         perm = self._rows_order(X.shape[0], extra)
         if perm is not None:
             X, raw = X[perm], raw[perm]
+        fields: dict[str, Any] = {"extra": extra}
         if self.task == "classification":
             labels = self._label_map()
             seen = set(np.unique(raw).tolist())
@@ -63,21 +64,17 @@ class RealArrays(InMemoryStream):
             y, keep = labels.apply(raw)
             if keep is not None:
                 X = X[keep]
-        elif self.task == "multiclass":   # the file's class codes kept, as y and as classes
-            y = np.asarray(raw, dtype=np.float64)
-            classes = multiclass_classes(y, source=self._source())
-            if self.standardize:
-                X = Standardizer.fit(X).apply(X)
-            if self.normalize:
-                X = normalize_rows(X)
-            return X, y, {"extra": extra, "classes": classes}
         else:
             y = np.asarray(raw, dtype=np.float64)
+        if self.task == "multiclass":     # the file's class codes kept, as y and as classes
+            fields["classes"] = file_classes(
+                np.unique(y), getattr(self, "positive_label", None),
+                getattr(self, "negative_label", None), self._source())
         if self.standardize:
             X = Standardizer.fit(X).apply(X)
         if self.normalize:
             X = normalize_rows(X)
-        return X, y, {"extra": extra}
+        return X, y, fields
 
 
 class RealFile(RealArrays):

@@ -11,7 +11,7 @@ import scipy.sparse as sp
 from olbench.component import Interval, IsInstance, OneOf
 from olbench.paths import resolve_path
 from olbench.streams.orders import ORDERS
-from olbench.streams.real import LABELLED_TASKS, REAL_DATA_CONSTRAINTS, RealFile
+from olbench.streams.real import FILE_TASKS, REAL_DATA_CONSTRAINTS, RealFile
 
 #: the variable of a .mat file's fixed permutations (LIBOL's glass.mat: 20 x 214)
 IDS_VARIABLE = "ID_ALL"
@@ -41,7 +41,7 @@ class MatFile(RealFile, key="mat"):
                    "variable": IsInstance(str), "label_column": Interval(integer=True),
                    "order": OneOf(*ORDERS, "ids")}
     #: at its default the task is left out of names (every name made before it is unchanged)
-    optional_params = {"task": ("classification", OneOf(*LABELLED_TASKS))}
+    optional_params = {"task": ("classification", OneOf(*FILE_TASKS))}
 
     def __init__(self, *, path: str, variable: str = "data", label_column: int = 0,
                  positive_label: Any = None, negative_label: Any = None, order: str = "file",

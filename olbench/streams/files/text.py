@@ -17,7 +17,7 @@ import scipy.sparse as sp
 
 from olbench.component import IsInstance, OneOf
 from olbench.features import as_features, row_norms
-from olbench.labels import LabelMap, multiclass_classes, sorted_labels
+from olbench.labels import LabelMap, file_classes, sorted_labels
 from olbench.paths import resolve_path
 from olbench.streams.base import (
     Chunk,
@@ -30,7 +30,7 @@ from olbench.streams.base import (
 from olbench.streams.files.blocks import read_blocks, rechunk
 from olbench.streams.orders import permutation
 from olbench.streams.preprocess import ColumnStats, Standardizer, normalize_rows
-from olbench.streams.real import REAL_DATA_CONSTRAINTS
+from olbench.streams.real import FILE_TASKS, REAL_DATA_CONSTRAINTS
 
 #: rows gathered per read in permuted order
 GATHER_ROWS = 8192
@@ -67,7 +67,7 @@ class TextFile(Stream):
     """Base of file streams read in blocks: subclasses parse one block of lines."""
 
     constraints = {**REAL_DATA_CONSTRAINTS, "path": IsInstance(str, Path),
-                   "task": OneOf("classification", "regression", "multiclass")}
+                   "task": OneOf(*FILE_TASKS)}
     comment = b"#"
 
     # ---------------------------------------------------------------- format hooks
@@ -163,11 +163,8 @@ class TextFile(Stream):
             scan.extra["labels_seen"] = sorted_labels(scan.labels_seen)
             scan.extra["positive_label"] = scan.positive
         if self.task == "multiclass":   # the file's class codes kept
-            if (self.positive_label, self.negative_label) != (None, None):
-                raise ValueError(f"{path}: task=multiclass keeps the file's classes, but "
-                                 f"positive_label/negative_label binarise them: leave them "
-                                 f"null")
-            scan.classes = multiclass_classes(sorted(scan.labels_seen), source=str(path))
+            scan.classes = file_classes(scan.labels_seen, self.positive_label,
+                                        self.negative_label, str(path))
         if self.standardize:
             stats = ColumnStats(scan.d)
             for X, _ in self._pieces(scan, transform=False, order="file"):
