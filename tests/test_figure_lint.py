@@ -212,6 +212,11 @@ SIXTEEN = {"streams": [{"key": "noisy", "params": {"n": 150, "d": 5, "flip_rate"
 SPARSE = {"streams": [{"key": "planted_sparse", "params": dict(n=400, d=2000, nnz=10, active=50)}],
           "learners": [{"key": k, "sweep": {"l1": [1e-4, 1e-2]}} for k in ("fobos", "rda")]}
 
+#: native multiclass learners beside one-vs-rest ones (the libol_multiclass study's figures)
+MULTICLASS = {"streams": [{"key": "multiclass_separable", "params": {"n": 150, "d": 4, "k": 3}}],
+              "learners": ["multiclass_perceptron", "multiclass_pa",
+                           {"key": "one_vs_rest", "sweep": {"binary": ["perceptron", "pa"]}}]}
+
 
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory) -> dict[str, tuple]:
@@ -227,7 +232,8 @@ def runs(tmp_path_factory) -> dict[str, tuple]:
            "regression": _run(REGRESSION, (0, 1), tmp / "regression"),
            "outliers": _run(OUTLIERS, (0, 1, 2), tmp / "outliers", checkpoints=2),
            "sixteen": _run(SIXTEEN, (0,), tmp / "sixteen"),
-           "sparse": _run(SPARSE, (0, 1), tmp / "sparse")}
+           "sparse": _run(SPARSE, (0, 1), tmp / "sparse"),
+           "multiclass": _run(MULTICLASS, (0, 1), tmp / "multiclass")}
     conf = Path(__file__).resolve().parents[1] / "conf"
     with initialize_config_dir(config_dir=str(conf), version_base=None):
         cfg = compose(config_name="config",
@@ -266,7 +272,7 @@ def test_every_figure_kind_has_a_caption():
 
 
 @pytest.mark.parametrize("case", ["mixed", "drift", "regression", "outliers", "sixteen",
-                                  "textbook"])
+                                  "textbook", "multiclass"])
 def test_every_figure_of_the_table_passes_the_lint(case, drawn):
     problems = {key: lint(fig) for key, (_, fig) in drawn.items() if key.startswith(case + "/")}
     assert problems

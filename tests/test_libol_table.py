@@ -292,5 +292,13 @@ def test_a_candidate_that_breaks_down_is_recorded_and_never_chosen():
     assert chosen == {"confidence": 0.85}
     assert records[2] == (0, "confidence", 0.9, None, False,
                           "CW[confidence=0.9]: the output is NaN or infinite at row 7")
-    with pytest.raises(GridError, match="every candidate of confidence broke down numerically"):
-        coordinate_search(mistakes_of, {"confidence": 0.8}, [("confidence", [0.9])])
+    # every candidate breaks down: nothing chosen, the configured value kept
+    kept, records = coordinate_search(mistakes_of, {"confidence": 0.8, "C": 1.0},
+                                      [("confidence", [0.9]), ("C", [0.5, 2.0])])
+    assert kept == {"confidence": 0.8, "C": 2.0}
+    assert [r[4] for r in records] == [False, False, True]
+    table = pd.DataFrame([("S[a=1]", "CW", *r) for r in records],
+                         columns=["stream", "algorithm", *selection.CANDIDATE_COLUMNS])
+    text = "\n".join(selection.selection_section(table, {"CW[x]": "CW", "P[x]": "P"}))
+    assert "Nothing to choose (every candidate broke down" in text
+    assert "CW confidence on S[a=1]." in text and "them): P." in text

@@ -47,7 +47,14 @@ from olbench.analysis.markdown import markdown_table
 from olbench.analysis.study_sections import SectionInputs, report_section
 from olbench.analysis.summary import short_names
 from olbench.harness.run_one import build
-from olbench.harness.selection import Choice, learner_spec, selection_procedure
+from olbench.harness.selection import (
+    Choice,
+    learner_spec,
+    param_value,
+    select_fields,
+    selection_procedure,
+    with_param,
+)
 from olbench.harness.streamed import out_of_core_bytes
 from olbench.harness.tasks import GridError, child_seed
 from olbench.names import drop_param
@@ -81,6 +88,10 @@ def coordinate_search(mistakes_of: Callable[[dict], int], base: dict,
     arithmetic left float64, as CW's covariance does at eta = 0.9 on svmguide3) has no
     mistake count: it is never chosen, and ``breakdown`` says where it stopped (LIBOL's
     MATLAB code would run on with NaN or complex numbers, which count nothing meaningful).
+    When every candidate of a parameter breaks down there is nothing to choose: the parameter
+    keeps its configured value (the learner's default, LIBOL's default where the config
+    follows LIBOL), no record is marked chosen, and the report says so; the table's runs
+    then meet the same breakdown and end as failed runs that name it.
 
     >>> counts = {(1, 10): 3, (2, 10): 1, (2, 20): 0, (2, 30): 0}
     >>> chosen, records = coordinate_search(lambda p: counts.get((p["a"], p["b"]), 9),
@@ -95,17 +106,16 @@ def coordinate_search(mistakes_of: Callable[[dict], int], base: dict,
         counts, stops = [], []
         for value in domain:
             try:
-                counts.append(int(mistakes_of({**params, name: value})))
+                counts.append(int(mistakes_of(with_param(params, name, value))))
                 stops.append(None)
             except NumericBreakdownError as error:
                 counts.append(None)
                 stops.append(str(error).split(", although")[0])
         usable = [(v, m) for v, m in zip(domain, counts) if m is not None]
-        if not usable:
-            raise GridError(f"select: every candidate of {name} broke down numerically "
-                            f"({stops[0]}); the selection has nothing to choose from")
-        params[name] = pick([v for v, _ in usable], [m for _, m in usable])
-        records += [(step, name, value, m, value == params[name], stop)
+        chosen = pick([v for v, _ in usable], [m for _, m in usable]) if usable else None
+        if usable:
+            params = with_param(params, name, chosen)
+        records += [(step, name, value, m, bool(usable) and value == chosen, stop)
                     for value, m, stop in zip(domain, counts, stops)]
     return params, records
 
@@ -131,7 +141,7 @@ def _selection_stream(stream_spec: dict, seed: int) -> dict:
 
 
 def _searches(entry: dict, domains: dict) -> list[tuple[str, list]]:
-    select = entry.get("select") or {}
+    select = select_fields(entry.get("select"))
     if select and entry.get("sweep"):
         raise GridError(f"learner {entry['key']!r}: select and sweep together; give each swept "
                         "value its own entry")
@@ -161,7 +171,7 @@ def libol_cv(stream: dict, learners: list[dict], options: dict) -> Choice:
         base = learner_spec(entry)
         chosen, found = (base, []) if not searches else coordinate_search(
             functools.partial(online_mistakes, X=X, y=y), base, searches)
-        values.append({name: chosen[name] for name, _ in searches})
+        values.append({name: param_value(chosen, name) for name, _ in searches})
         candidates.append(found)
     return Choice(drop_param(built.name), values, candidates)
 
@@ -185,10 +195,20 @@ def selection_section(selection: pd.DataFrame, algorithms: Mapping[str, str]) ->
                                        for p, v, m in zip(g["param"], g["value"], g[col.MISTAKES])),
                    include_groups=False).rename("chosen").reset_index())
     rows[col.STREAM] = short_names(rows[col.STREAM])
-    searched = set(rows["algorithm"])
+    searched = set(selection["algorithm"])
     fixed = sorted({a for a in algorithms.values() if a not in searched})
     lines += [markdown_table(rows), "", "No parameter searched (LIBOL searches none for "
               "them): " + (", ".join(fixed) or NONE) + ".", ""]
+    steps = selection.groupby([col.STREAM, "algorithm", "param"], sort=False)["chosen"]
+    none_chosen = steps.apply(lambda c: not c.astype(bool).any())
+    if none_chosen.any():
+        lines += ["Nothing to choose (every candidate broke down numerically; the parameter "
+                  "kept its configured value, and a run of the table that meets the same "
+                  "breakdown is a failed run naming it): " + "; ".join(
+                      f"{a} {p} on {s}" for (s, a, p) in zip(
+                          short_names(pd.Series([k[0] for k in none_chosen[none_chosen].index])),
+                          [k[1] for k in none_chosen[none_chosen].index],
+                          [k[2] for k in none_chosen[none_chosen].index])) + ".", ""]
     broken = selection[selection["breakdown"].notna()] if "breakdown" in selection else []
     if len(broken):
         lines += ["Candidates whose selection pass broke down numerically (the rule's "

@@ -123,6 +123,53 @@ def selection_problems(select: Any) -> list[str]:
     return []
 
 
+def with_param(params: Mapping, name: str, value: Any) -> dict:
+    """``params`` with ``name`` set to ``value``; a dotted name sets a parameter of a nested
+    mapping (``binary_params.C``: one-vs-rest's binary learner's C), created where absent.
+
+    >>> with_param({"binary": "pa", "binary_params": {"variant": "pa1"}}, "binary_params.C", 2)
+    {'binary': 'pa', 'binary_params': {'variant': 'pa1', 'C': 2}}
+    >>> with_param({"C": 1, "binary_params": None}, "binary_params.C", 2)
+    {'C': 1, 'binary_params': {'C': 2}}
+    """
+    outer, _, inner = name.partition(".")
+    if not inner:
+        return {**params, name: value}
+    nested = params.get(outer) or {}
+    if not isinstance(nested, Mapping):
+        raise GridError(f"select: {name} sets a parameter inside {outer}, which is "
+                        f"{nested!r}, not a mapping")
+    return {**params, outer: with_param(nested, inner, value)}
+
+
+def param_value(params: Mapping, name: str) -> Any:
+    """The value of a parameter named as :func:`with_param` names it.
+
+    >>> param_value({"binary_params": {"C": 2}}, "binary_params.C")
+    2
+    """
+    for part in name.split("."):
+        params = params[part]
+    return params
+
+
+def select_fields(select: Any, prefix: str = "") -> dict[str, Any]:
+    """A learner entry's ``select`` mapping as ``{dotted parameter: domain name}``: a nested
+    mapping names the parameters of a nested one (``{binary_params: {C: C}}``:
+    ``binary_params.C``, one-vs-rest's binary learner's C), in the order given.
+
+    >>> select_fields({"C": "C", "binary_params": {"C": "C", "confidence": "eta"}})
+    {'C': 'C', 'binary_params.C': 'C', 'binary_params.confidence': 'eta'}
+    """
+    fields = {}
+    for name, domain in (_plain(select) or {}).items():
+        if isinstance(domain, Mapping):
+            fields.update(select_fields(domain, f"{prefix}{name}."))
+        else:
+            fields[f"{prefix}{name}"] = domain
+    return fields
+
+
 def _entry(entry: Any) -> dict:
     return {"key": entry} if isinstance(entry, str) else dict(entry)
 
@@ -174,7 +221,9 @@ def _select_grid(grid: dict, select: dict) -> Selection:
         for entry, values, candidates in zip(entries, choice.values, choice.candidates,
                                              strict=True):
             plain = _without_fields(entry)
-            plain["params"] = {**(plain.get("params") or {}), **values}
+            plain["params"] = dict(plain.get("params") or {})
+            for name, value in values.items():
+                plain["params"] = with_param(plain["params"], name, value)
             learners.append(plain)
             for spec in component_specs("learner", [plain]):
                 learner_name = build(spec).name   # the entry's name: the study's, else its own

@@ -70,6 +70,7 @@ class MulticlassAROW(MulticlassCovarianceLearner, key="multiclass_arow"):
     source = "Crammer, Kulesza, Dredze 2009; LIBOL's M_AROW.m"
     constraints = {"r": Interval(0, inf, low_open=True), "a": Interval(0, inf, low_open=True),
                    "diagonal": OneOf(False, True)}
+    display_label = "multiclass AROW"
     display_params = ("r",)
     kind = rule.AROW
 
@@ -94,6 +95,7 @@ class MulticlassCW(MulticlassCovarianceLearner, key="multiclass_cw"):
     source = "Crammer, Dredze, Pereira 2008; LIBOL's M_CW.m"
     constraints = {"confidence": Interval(0.5, 1, low_open=True, high_open=True),
                    "a": Interval(0, inf, low_open=True), "diagonal": OneOf(False, True)}
+    display_label = "multiclass CW"
     display_params = ("confidence",)
     kind = rule.CW
 

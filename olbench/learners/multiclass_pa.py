@@ -64,6 +64,7 @@ class MulticlassOGD(MulticlassLearner, key="multiclass_ogd"):
     source = "Zinkevich 2003; LIBOL's M_OGD.m"
     constraints = {"eta": Interval(0, inf, low_open=True),
                    "schedule": OneOf("sqrt", "constant")}
+    display_label = "multiclass OGD"
     display_params = ("eta",)
     n_scalars = 1     # the round t
 

@@ -37,6 +37,7 @@ class MulticlassPerceptron(MulticlassLearner, key="multiclass_perceptron"):
     source = "Crammer & Singer, JMLR 2003"
     libol_tie = True
     constraints = {"scheme": OneOf(*_SCHEMES), "libol": OneOf(False, True)}
+    display_label = "multiclass Perceptron"
     display_params = ("scheme",)
     # LIBOL's uniform and proportional codes may move W_y alone (an empty errorful set):
     # not an ultraconservative update, so Crammer & Singer's bound is not theirs

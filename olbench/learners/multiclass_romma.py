@@ -26,6 +26,7 @@ class MulticlassROMMA(MulticlassLearner, key="multiclass_romma"):
     summary = ("multiclass ROMMA (on mistakes) and aggressive ROMMA (on s_y − s_r < 1), "
                "Kesler's construction")
     source = "Li & Long 2002; LIBOL's M_ROMMA.m"
+    display_label = "multiclass ROMMA"
     libol_tie = True
     constraints = {"libol": OneOf(False, True)}
 
