@@ -175,6 +175,8 @@ def test_every_study_file_the_configs_name_is_there_and_imports():
     from olbench.harness.studies import experiment_modules, module_problems
 
     assert experiment_modules() == ["experiments/libol_table/selection.py",
+                                    "experiments/libol_multiclass/families.py",
+                                    "experiments/libol_multiclass/figures.py",
                                     "experiments/libol_table/published.py",
                                     "experiments/libol_table/exact_points.py",
                                     "experiments/pa_vs_arow_outliers/outlier_heatmap.py",

@@ -4,9 +4,10 @@
 A stream is separable with multiclass margin gamma when some W* with ||W*||_F = 1 has
 W*_y . x_t - max_{r != y_t} W*_r . x_t >= gamma on every round; R = max_t ||x_t||. Kesler's
 vector of a round and a rival class r, z = (e_y - e_r) (x) x, has ||z||^2 = 2 ||x||^2, which
-is where the 2 in each bound comes from. gamma is the stream's own (``meta.margin`` of a
-stream that knows its W*: :class:`~olbench.streams.synthetic.multiclass.MulticlassSeparable`);
-any separating W* gives a valid bound.
+is where the 2 in each bound comes from. Any separating unit W* gives a valid bound; gamma is
+the largest, the multiclass hard margin's (comparator ``multiclass_max_margin``), when a run
+has that fit, else the stream's own (``meta.margin`` of a stream that knows its W*:
+:class:`~olbench.streams.synthetic.multiclass.MulticlassSeparable`).
 
 >>> multiclass_perceptron(R=1.0, gamma=0.5)
 8.0
@@ -62,20 +63,30 @@ def multiclass_pa1_mistakes(R: float, C: float, gamma: float) -> float:
     return max(2.0 * R ** 2, 1.0 / C) / gamma ** 2
 
 
-def _stream_margin(rec: RunRecord) -> float:
-    """The stream's multiclass margin gamma > 0 under its own unit W*, or a Skip saying why
-    there is none."""
+def _margin(rec: RunRecord) -> float:
+    """The multiclass margin gamma > 0 of the run's stream: the hard margin's (the largest)
+    when the run has a multiclass_max_margin fit, else the stream's own under its W*; a Skip
+    saying why there is none."""
+    for fit in rec.fits.values():
+        if str(getattr(fit, "comparator", "")).startswith("MulticlassMaxMargin"):
+            if not fit.ok:
+                raise Skip(f"the stream is not separable (multiclass_max_margin: "
+                           f"{fit.skip_reason}) and the theorem needs gamma > 0")
+            return float(fit.info["gamma"])
     if rec.margin is None:
-        raise Skip("the multiclass margin gamma is unknown: it is the stream's own (a stream "
-                   "that knows its separating W*, e.g. multiclass_separable)")
+        raise Skip("the multiclass margin gamma is unknown: comparator multiclass_max_margin "
+                   "finds it (or a stream that knows its separating W*, e.g. "
+                   "multiclass_separable)")
     if rec.margin <= 0:
         raise Skip(f"the stream is not separable by its W* (min multiclass margin "
-                   f"{rec.margin:.3g}) and the theorem needs gamma > 0")
+                   f"{rec.margin:.3g}) and the theorem needs gamma > 0; comparator "
+                   f"multiclass_max_margin would look for another W")
     return float(rec.margin)
 
 
-def _no_comparator(params) -> list[dict]:
-    return []
+def _max_margin(params) -> list[dict]:
+    """``needs`` of the theorems: the multiclass hard margin (it supplies gamma)."""
+    return [{"key": "multiclass_max_margin"}]
 
 
 _SOURCE_CS = ("Crammer & Singer (2003), Ultraconservative online algorithms for multiclass "
@@ -83,26 +94,26 @@ _SOURCE_CS = ("Crammer & Singer (2003), Ultraconservative online algorithms for 
 _SOURCE_PA = "Crammer et al. (2006), Online Passive-Aggressive Algorithms, JMLR 7, "
 
 
-@theorem("multiclass_perceptron", "updates", needs=_no_comparator, formula="2(R/γ)²",
+@theorem("multiclass_perceptron", "updates", needs=_max_margin, formula="2(R/γ)²",
          source=_SOURCE_CS)
 def MULTICLASS_PERCEPTRON(rec: RunRecord):
-    bound = multiclass_perceptron(rec.require_radius(), _stream_margin(rec))
+    bound = multiclass_perceptron(rec.require_radius(), _margin(rec))
     updates = np.cumsum(rec.updated)
     return [(T, bound, updates[T - 1]) for T in rec.checkpoints]
 
 
-@theorem("multiclass_pa_separable", "sum_sq_hinge", needs=_no_comparator, formula="2R²/γ²",
+@theorem("multiclass_pa_separable", "sum_sq_hinge", needs=_max_margin, formula="2R²/γ²",
          source=_SOURCE_PA + "Theorem 2 and Sec. 7 (Kesler's construction)")
 def MULTICLASS_PA_SEPARABLE(rec: RunRecord):
-    bound = multiclass_pa_separable(rec.require_radius(), _stream_margin(rec))
+    bound = multiclass_pa_separable(rec.require_radius(), _margin(rec))
     observed = np.cumsum(get_loss("multiclass_hinge")(rec.margins, rec.y) ** 2)
     return [(T, bound, observed[T - 1]) for T in rec.checkpoints]
 
 
-@theorem("multiclass_pa1_mistakes", "mistakes", needs=_no_comparator,
+@theorem("multiclass_pa1_mistakes", "mistakes", needs=_max_margin,
          formula="max(2R², 1/C)/γ²", source=_SOURCE_PA + "Theorem 4 and Sec. 7")
 def MULTICLASS_PA1_MISTAKES(rec: RunRecord):
     bound = multiclass_pa1_mistakes(rec.require_radius(), float(rec.params["C"]),
-                                    _stream_margin(rec))
+                                    _margin(rec))
     mistakes = np.cumsum(rec.margins <= 0)          # (a tie is a mistake: margin <= 0)
     return [(T, bound, mistakes[T - 1]) for T in rec.checkpoints]

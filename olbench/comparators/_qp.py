@@ -47,6 +47,33 @@ def _rows(X, y, loss: str, epsilon: float):
     return A, b
 
 
+def clarabel_solve(P, q, A, b, cones, time_limit: float, *, max_iter: int = 500,
+                   tol: float = 1e-10) -> tuple[np.ndarray, np.ndarray, str]:
+    """Clarabel on min q.x + x'Px/2 s.t. A x + s = b, s in ``cones``: (x, z the cones'
+    multipliers, "<status> (<iterations> iterations)"), or :class:`QPUnavailable` saying
+    why not (not solved, a failure of the solver)."""
+    import clarabel
+
+    settings = clarabel.DefaultSettings()
+    settings.verbose = False
+    settings.time_limit = float(time_limit)
+    settings.max_iter = int(max_iter)
+    settings.tol_gap_abs = settings.tol_gap_rel = settings.tol_feas = tol
+    settings.tol_ktratio = 1e-8
+    try:
+        sol = clarabel.DefaultSolver(sp.csc_matrix(P), q, sp.csc_matrix(A), b, cones,
+                                     settings).solve()
+    except BaseException as e:               # a Rust panic surfaces as a BaseException
+        if isinstance(e, (KeyboardInterrupt, SystemExit)):
+            raise
+        raise QPUnavailable(f"clarabel failed: {type(e).__name__}: {e}") from None
+    status = str(sol.status)
+    if "Solved" not in status or "Infeasible" in status:
+        raise QPUnavailable(f"clarabel: {status} after {sol.iterations} iterations, "
+                            f"{sol.solve_time:.2f} s")
+    return np.asarray(sol.x), np.asarray(sol.z), f"{status} ({sol.iterations} iterations)"
+
+
 def solve_conic(X, y, loss: str, epsilon: float, lam: float, radius: float | None,
                 time_limit: float, max_iter: int = 500, tol: float = 1e-10, linear=None):
     """(u, alpha, status string) or :class:`QPUnavailable`.
@@ -77,24 +104,7 @@ def solve_conic(X, y, loss: str, epsilon: float, lam: float, radius: float | Non
     P = sp.diags(np.concatenate([np.full(d, float(lam)), np.zeros(n)])).tocsc()
     q = np.concatenate([np.zeros(d) if linear is None else -np.asarray(linear, float),
                         np.ones(n)])
-    settings = clarabel.DefaultSettings()
-    settings.verbose = False
-    settings.time_limit = float(time_limit)
-    settings.max_iter = int(max_iter)
-    settings.tol_gap_abs = settings.tol_gap_rel = settings.tol_feas = tol
-    settings.tol_ktratio = 1e-8
-    try:
-        solver = clarabel.DefaultSolver(P, q, sp.csc_matrix(A), b, cones, settings)
-        sol = solver.solve()
-    except BaseException as e:               # a Rust panic surfaces as a BaseException
-        if isinstance(e, (KeyboardInterrupt, SystemExit)):
-            raise
-        raise QPUnavailable(f"clarabel failed: {type(e).__name__}: {e}") from None
-    status = str(sol.status)
-    if "Solved" not in status or "Infeasible" in status:
-        raise QPUnavailable(f"clarabel: {status} after {sol.iterations} iterations, "
-                            f"{sol.solve_time:.2f} s")
-    x, z = np.asarray(sol.x), np.asarray(sol.z)
+    x, z, status = clarabel_solve(P, q, A, b, cones, time_limit, max_iter=max_iter, tol=tol)
     if not (np.all(np.isfinite(x[:N])) and np.all(np.isfinite(z))):
         raise QPUnavailable(f"clarabel: {status} with non-finite values")
     u = x[:d].copy()
@@ -102,7 +112,7 @@ def solve_conic(X, y, loss: str, epsilon: float, lam: float, radius: float | Non
         alpha = y * np.clip(z[:n], 0.0, 1.0)
     else:
         alpha = np.clip(z[n:2 * n] - z[:n], -1.0, 1.0)
-    return u, alpha, f"{status} ({sol.iterations} iterations)"
+    return u, alpha, status
 
 
 def working_set(X, y, alpha, loss: str, epsilon: float, lam: float, time_limit: float,
