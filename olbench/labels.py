@@ -146,6 +146,8 @@ class RunLabels:
     def __call__(self, y: Any, n_rows: int, offset: int) -> np.ndarray:
         if y is None and self.task == "oco":   # each row is a loss: nothing to label
             return np.zeros(n_rows)
+        if self.task == "pca":                 # online PCA drops the labels of its rows
+            return np.zeros(n_rows)
         y = one_label_per_row(y, n_rows, offset)
         if self.task == "oco":
             return oco_labels(y, offset)

@@ -3,7 +3,7 @@ applied before any round runs by :func:`olbench.run`, by a grid
 (:func:`olbench.harness.task_checks.validate`, so the command line refuses a mismatch with
 the rest of the configuration) and by a comparator's fit.
 
-Four tasks:
+Five tasks:
 
 * ``"classification"``: a row of features x_t and a label y_t in {-1, +1};
 * ``"regression"``: a row of features x_t and a real target y_t;
@@ -12,6 +12,9 @@ Four tasks:
 * ``"oco"``: online convex optimisation, prediction with expert advice included: the row x_t
   *is* the loss f_t (a gradient, a point, the experts' losses), the learner plays a point and
   records the loss it suffered; labels are ignored.
+* ``"pca"``: online PCA: the row x_t is a data point, the learner plays a rank-k projection
+  P_t before it sees x_t and records the compression loss ||x_t - P_t x_t||^2 it suffered;
+  labels are dropped (:mod:`olbench.learners.pca`).
 
 Every stream declares its task (``Stream.task``), every learner the task it does
 (``Learner.task``, and :meth:`~olbench.learners.base.Learner.task_options` when a parameter
@@ -42,15 +45,20 @@ from olbench.features import check_finite_features
 
 #: what each task does, as messages say it
 DOES = {"classification": "classification", "regression": "regression",
-        "multiclass": "multiclass classification", "oco": "online convex optimisation"}
+        "multiclass": "multiclass classification", "oco": "online convex optimisation",
+        "pca": "online PCA"}
 #: what the data of each task hold
 ROWS = {"classification": "rows of features, labels in {-1, +1}",
         "regression": "rows of features, real targets",
         "multiclass": "rows of features, labels one of k >= 2 classes",
-        "oco": "each row is a loss"}
+        "oco": "each row is a loss",
+        "pca": "rows of data, labels dropped"}
 #: the comparator that measures runs of each task (the default of a single cell)
 COMPARATOR_FOR = {"classification": "best_fixed", "regression": "best_fixed",
-                  "multiclass": "multiclass_best_fixed", "oco": "best_point"}
+                  "multiclass": "multiclass_best_fixed", "oco": "best_point",
+                  "pca": "best_subspace"}
+#: the tasks whose learners record the loss they suffered as their output, with no label
+UNLABELLED_TASKS = ("oco", "pca")
 
 
 def _article(task: str) -> str:

@@ -23,6 +23,9 @@ Conventions, stated once for the whole package:
   A mistake under ``"novikoff"`` is m_t <= 0 (a tie for the top score is a mistake, as in the
   mistake bounds' proofs); under ``"libol"`` it is predicted != y_t (the lowest index wins a
   tie: MATLAB's ``max``, LIBOL's rule).
+* Online PCA (task ``"pca"``): the row x_t is a data point; the learner plays a rank-k
+  projection P_t and records its compression loss ||x_t - P_t x_t||^2 before it updates,
+  which the loss ``compression`` reads as it is (y_t is unused).
 * Regret = learner's cumulative loss - comparator's cumulative loss.
 
 >>> import numpy as np
@@ -45,7 +48,7 @@ TIE_RULES = ("novikoff", "libol")
 
 #: the loss a run measures when neither the command nor the learner names one, by task
 DEFAULT_LOSS = {"classification": "hinge", "regression": "squared", "oco": "suffered",
-                "multiclass": "multiclass_hinge"}
+                "multiclass": "multiclass_hinge", "pca": "compression"}
 
 #: the tasks whose runs count mistakes (their labels are classes)
 LABELLED_TASKS = ("classification", "multiclass")
@@ -139,6 +142,9 @@ def get_loss(name: str, *, epsilon: float = 0.1) -> Loss:
         # OCO: the output already is the loss suffered, f_t(w_t) (see the module docs)
         "suffered": Loss("suffered", "oco", lambda m, y: m.copy(), lambda m, y: np.ones_like(m),
                          piecewise_linear=True),
+        # online PCA: the output is the compression loss ||x_t - P_t x_t||^2 itself
+        "compression": Loss("compression", "pca", lambda m, y: m.copy(),
+                            lambda m, y: np.ones_like(m)),
     }
     try:
         return losses[name]

@@ -33,7 +33,7 @@ from olbench.breakdown import breakdown_error, check_final_state
 from olbench.features import as_features, check_finite_features, most_non_zeros
 from olbench.labels import RunLabels
 from olbench.learners.multiclass import run_labels
-from olbench.learning_task import check_loss_range, learner_mismatch
+from olbench.learning_task import UNLABELLED_TASKS, check_loss_range, learner_mismatch
 from olbench.losses import DEFAULT_LOSS, LABELLED_TASKS, Loss, get_loss, mistakes, predicted_labels
 from olbench.resources import check_memory, size_problem
 
@@ -275,10 +275,12 @@ def run(learner, X: Any, y: Any = None, *, loss: str | Loss | None = None,
     if loss_fn.task == "classification" and task == "regression":  # y m means nothing for real y
         raise ValueError(f"loss={loss_fn.name!r} is a classification loss (of y_t p_t) but "
                          f"{learner.name} is a regression learner; use a regression loss")
-    if (loss_fn.task == "oco") != (task == "oco"):  # the output is a loss value, or it is not
-        raise ValueError(f"loss={loss_fn.name!r} is {'an' if loss_fn.task == 'oco' else 'not an'}"
-                         f" online-convex-optimisation loss but {learner.name} is a {task} "
-                         f"learner; OCO learners record the loss suffered: use loss='suffered'")
+    if (loss_fn.task in UNLABELLED_TASKS or task in UNLABELLED_TASKS) and loss_fn.task != task:
+        # the output is the loss suffered (OCO, online PCA), or it is not: never mixed
+        raise ValueError(f"loss={loss_fn.name!r} is a loss of task {loss_fn.task} but "
+                         f"{learner.name} is a {task} learner; use loss="
+                         f"{DEFAULT_LOSS[task]!r}" + (", the loss it records as its output"
+                                                      if task in UNLABELLED_TASKS else ""))
     if hasattr(X, "chunks"):   # a stream declares its task; arrays are checked row by row
         mismatch = learner_mismatch(learner, X)
         if mismatch:
@@ -298,7 +300,7 @@ def run(learner, X: Any, y: Any = None, *, loss: str | Loss | None = None,
     time_cum: list[float] = []
     timing_set = set(timing_points)
     nonzero: list[float] = []
-    for X_chunk, y_chunk in _chunks(X, y, chunk_size, labelled=task != "oco"):
+    for X_chunk, y_chunk in _chunks(X, y, chunk_size, labelled=task not in UNLABELLED_TASKS):
         X_chunk = as_features(X_chunk, offset=offset,
                               check_finite=not learner.non_finite_rows_show_in_output)
         n_rows, d = X_chunk.shape

@@ -40,7 +40,7 @@ def pytest_runtest_setup(item):
 def make_data(task: str, seed: int, n: int = 150, d: int = 6, density: float = 1.0,
               zero_rows: bool = False):
     """A small noisy linear problem; with density < 1 many features are exactly zero (for
-    task "oco" the rows are the losses and y is 0)."""
+    task "oco" the rows are the losses and y is 0; for "pca" the rows are data, y is 0)."""
     rng = np.random.default_rng(seed)
     X = rng.standard_normal((n, d))
     if density < 1.0:
@@ -54,7 +54,7 @@ def make_data(task: str, seed: int, n: int = 150, d: int = 6, density: float = 1
     elif task == "multiclass":   # four classes, coded 1..4, noisy linear scores
         U = rng.standard_normal((4, d))
         y = 1.0 + np.argmax(X @ U.T + 0.3 * rng.standard_normal((n, 4)), axis=1)
-    elif task == "oco":   # each row is a loss; y is unused and 0, as every OCO stream gives
+    elif task in ("oco", "pca"):   # each row is a loss, or data to compress: y unused, 0
         y = np.zeros(n)
     else:
         y = X @ u + 0.1 * rng.standard_normal(n)

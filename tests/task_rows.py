@@ -13,7 +13,7 @@ LOSSES = np.array([[0.0, 1.0], [1.0, 0.0], [0.5, 0.5], [0.0, 0.0]])
 
 
 def labels_for(learner, n):
-    if learner.task == "oco":
+    if learner.task in ("oco", "pca"):
         return np.zeros(n)
     if learner.task == "multiclass":     # three classes, coded 1..3
         return 1.0 + np.arange(n) % 3

@@ -262,9 +262,9 @@ def test_grid_seeds_and_loss_are_checked_too():
     cfg.loss = "hinj"
     assert config_problems(cfg) == [
         "grid.seeds=['a']: seeds must be integers in [0, 2^63 - 1]; 'a' is not",
-        "loss='hinj': unknown loss 'hinj'; known losses: absolute, epsilon_insensitive, hinge, "
-        "logistic, multiclass_hinge, multiclass_squared_hinge, multiclass_zero_one, squared, "
-        "squared_hinge, suffered, zero_one"]
+        "loss='hinj': unknown loss 'hinj'; known losses: absolute, compression, "
+        "epsilon_insensitive, hinge, logistic, multiclass_hinge, multiclass_squared_hinge, "
+        "multiclass_zero_one, squared, squared_hinge, suffered, zero_one"]
 
 
 def test_run_seeds_that_an_experiment_would_ignore_are_refused():

@@ -134,7 +134,9 @@ def _data():
             "oco": [make_stream("experts", n=150, N=4, seed=4),
                     make_stream("linear_losses", n=150, d=4, seed=5)],
             "multiclass": [make_stream("multiclass_separable", n=150, d=4, k=3, seed=6),
-                           make_stream("mat", path=_multiclass_file(), task="multiclass")]}
+                           make_stream("mat", path=_multiclass_file(), task="multiclass")],
+            "pca": [make_stream("low_rank", n=150, d=5, spectrum=[3.0, 2.0], seed=8),
+                    make_stream("low_rank", n=150, d=5, spectrum=[1.0], noise=0.0, seed=9)]}
 
 
 def _multiclass_file() -> str:
@@ -163,7 +165,10 @@ def _comparator_task(comparator) -> str:
 
 @pytest.mark.parametrize("key", COMPARATORS)
 def test_comparator_contract(key, tmp_path):
-    check_comparator(instantiate(_config("comparator", key), _convert_="all"), key, tmp_path)
+    comparator = instantiate(_config("comparator", key), _convert_="all")
+    if getattr(comparator, "k", 0) is None:        # online PCA: the rank a run's learner sets
+        comparator = comparator.clone(k=2)
+    check_comparator(comparator, key, tmp_path)
 
 
 class AlwaysSkips(Comparator):
@@ -204,6 +209,11 @@ def check_comparator(comparator, key, tmp_path):
                                        rtol=1e-12, atol=1e-12)
         elif fresh.loss == "suffered":            # OCO: the outputs are the losses f_t(u)
             assert fresh.u.shape == (X.shape[1],)
+            np.testing.assert_array_equal(fresh.margins, fresh.losses)
+        elif fresh.loss == "compression":         # online PCA: orthonormal rows, the losses
+            np.testing.assert_allclose(fresh.u @ fresh.u.T, np.eye(comparator.k), atol=1e-12)
+            np.testing.assert_allclose(fresh.losses, ((X - X @ fresh.u.T @ fresh.u) ** 2).sum(1),
+                                       rtol=1e-9, atol=1e-12)
             np.testing.assert_array_equal(fresh.margins, fresh.losses)
         else:
             assert fresh.u.shape == (X.shape[1],)

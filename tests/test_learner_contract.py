@@ -14,6 +14,7 @@ from conftest import learner_data, make_data
 from olbench import make_learner, run
 from olbench.component import InvalidParameterError
 from olbench.learners import Learner
+from olbench.learning_task import UNLABELLED_TASKS
 from olbench.resources import RECORD_BYTES_PER_ROUND
 
 KEYS = Learner.registry.keys()
@@ -40,7 +41,7 @@ def test_no_look_ahead(key, as_format):
     X, y = _data(learner)
     first = run(learner, as_format(X), y)
     base = first.margins
-    if learner.task == "oco":
+    if learner.task in UNLABELLED_TASKS:   # OCO, online PCA: the row is all there is
         # y is unused: left out (None) it is the same run (labels in it are refused)
         np.testing.assert_array_equal(run(learner.clone(), as_format(X)).margins, base)
         discrete = np.isin(base, (0.0, 1.0)).all()    # a mistake indicator (weighted majority)
@@ -157,7 +158,7 @@ def test_fresh_predict_one_is_the_initial_state_and_changes_nothing(key, as_form
     assert fresh == initial.predict_one(rows[0])
     if learner.task == "multiclass":
         assert fresh == 1.0                      # W = 0: every score ties, the first class
-    elif learner.task != "oco":
+    elif learner.task not in UNLABELLED_TASKS:
         assert fresh == 0.0                      # w = 0, no support vector yet
     assert not learner.is_initialised
     stepped = learner.learn_one(rows[0], y[0]).predict_one(rows[1])
@@ -245,7 +246,7 @@ def _footprint_data(learner, fmt):
     u = rng.standard_normal(400)
     y = (np.where(X @ u >= 0, 1.0, -1.0) if learner.task == "classification" else
          1.0 + np.digitize(X @ u, [-0.5, 0.0, 0.5]) if learner.task == "multiclass" else
-         np.zeros(300) if learner.task == "oco" else X @ u)   # OCO: y unused, 0
+         np.zeros(300) if learner.task in UNLABELLED_TASKS else X @ u)   # y unused, 0
     return X, y, 6
 
 

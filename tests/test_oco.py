@@ -136,7 +136,7 @@ def test_oco_learners_refuse_classification_losses_and_vice_versa():
     X = np.eye(3)
     with pytest.raises(ValueError, match="use loss='suffered'"):
         run(make_learner("hedge"), X, np.zeros(3), loss="hinge")
-    with pytest.raises(ValueError, match="is an online-convex-optimisation loss but Perceptron"):
+    with pytest.raises(ValueError, match="is a loss of task oco but Perceptron"):
         run(make_learner("perceptron"), X, np.ones(3), loss="suffered")
 
 

@@ -241,13 +241,22 @@ def run_loss(loss: str | None, learner: dict) -> str | None:
 def with_run_loss(comparator: dict, loss: str | None) -> dict:
     """The comparator spec with ``loss: null`` replaced by the run's loss.
 
-    >>> with_run_loss({"key": "best_fixed", "loss": None}, "logistic")["loss"]
-    'logistic'
-    >>> with_run_loss({"key": "best_fixed", "loss": "hinge"}, "logistic")["loss"]
-    'hinge'
+    >>> [with_run_loss({"loss": given}, "logistic")["loss"] for given in (None, "hinge")]
+    ['logistic', 'hinge']
     """
     if "loss" in comparator and comparator["loss"] is None and loss is not None:
         return {**comparator, "loss": loss}
+    return comparator
+
+
+def with_run_rank(comparator: dict, learner: dict) -> dict:
+    """The spec with ``k: null`` (an online PCA comparator's rank) made the learner's ``k``.
+
+    >>> with_run_rank({"key": "best_subspace", "k": None}, {"k": 3})["k"]
+    3
+    """
+    if "k" in comparator and comparator["k"] is None and learner.get("k") is not None:
+        return {**comparator, "k": learner["k"]}
     return comparator
 
 
@@ -258,7 +267,8 @@ def _task(experiment: str, seed: int, stream: dict, learner: dict, comparators, 
     """One task; ``loss`` is the run's (:func:`run_loss`, resolved once per learner)."""
     return Task(experiment, int(seed), _with_seed(stream, seed),
                 _with_learner_seed(learner, seed),
-                tuple(with_run_loss(c, loss) for c in comparators), checkpoints, loss,
+                tuple(with_run_rank(with_run_loss(c, loss), learner) for c in comparators),
+                checkpoints, loss,
                 cache_dir, spacing, bounds, tie=tie, solver_time_limit=solver_time_limit,
                 memory_limit=memory_limit)
 

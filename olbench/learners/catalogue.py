@@ -58,6 +58,7 @@ GLOSSARY = {
     "init": "the starting w₀: zeros, randn (N(0, I)) or a given vector (an option of every "
             "learner)",
     "init_seed": "the seed of init=randn's draw (an option of every learner)",
+    "k": "online PCA: the rank of the projection played (1 ≤ k < d)",
     "kernel_type": "the kernel: gaussian, polynomial or linear",
     "l1": "the weight λ₁ of the L1 penalty λ₁‖w‖₁: coordinates set to exactly 0",
     "l2": "the weight λ₂ of the L2 penalty (λ₂/2)‖w‖²",
@@ -66,6 +67,7 @@ GLOSSARY = {
              "(tie rule sign(0) = +1, first step, test, typos kept)",
     "loss": "the loss the steps descend; for online convex optimisation, the form of the "
             "losses f_t that the rows give (linear or quadratic)",
+    "max_rank": "Brand's rank ceiling (None: d)",
     "offset": "the polynomial kernel's offset: (x·x′ + offset)^degree",
     "p": "ALMA's p as LIBOL's ALMA.m has it (libol=true): the margin × √(p − 1), the step "
          "÷ √(p − 1), Euclidean norms",
@@ -83,10 +85,14 @@ GLOSSARY = {
     "schedule": "how the step size changes over the rounds",
     "scheme": ("how the multiclass Perceptron shares x among the errorful classes: max (all "
                "to the runner-up), uniform, or proportional (to s_r − s_y)"),
-    "seed": "the seed of the learner's own random draws (the budget perceptron's evictions)",
+    "seed": "the seed of the learner's own random draws (the budget perceptron's evictions, "
+            "Oja's initial basis)",
+    "threshold": "Brand's residual threshold: the rank grows when ‖x − UᵀUx‖ is above it",
     "theta": "truncated gradient's θ: only weights with |w_j| ≤ theta are truncated (None: "
              "all)",
     "tau": "NORMA's window: the terms of the last tau rounds are kept (its budget)",
+    "truncate": "Brand at its rank ceiling: grow, then drop the smallest direction (false: "
+                "drop the residual)",
     "truncation": "truncated gradient's step on small weights: gravity (pull towards 0) or "
                   "rounding (set to 0)",
     "variant": "which of PA's three updates: pa, pa1 (PA-I) or pa2 (PA-II)",
@@ -94,7 +100,10 @@ GLOSSARY = {
 
 
 def _family(cls: type) -> int:
-    """Rows in three blocks: linear learners, kernel learners, online convex optimisation."""
+    """Rows in four blocks: linear learners, kernel learners, online convex optimisation,
+    online PCA."""
+    if cls.task == "pca":
+        return 3
     if cls.task == "oco":
         return 2
     return 1 if "kernel_type" in cls.param_names() else 0
@@ -102,7 +111,7 @@ def _family(cls: type) -> int:
 
 def learner_table() -> str:
     """The README's learner table: one row per (summary, source) a learner declares, its
-    learners' keys, in three blocks (linear, kernel, online convex optimisation)."""
+    learners' keys, in four blocks (linear, kernel, online convex optimisation, online PCA)."""
     rows: dict[tuple[str, str], list[tuple[str, type]]] = {}
     for key, cls in Learner.registry.items():
         rows.setdefault((cls.summary, cls.source), []).append((key, cls))

@@ -7,7 +7,8 @@ compiled learner's state that carry meaning (``w``, and ``A`` for covariance lea
 Written for obviousness, not speed: matrix products, np.outer, no in-place tricks.
 
 One module per family: :mod:`naive.first_order`, :mod:`naive.second_order`, :mod:`naive.oco`,
-:mod:`naive.kernel`, :mod:`naive.sparse`, :mod:`naive.multiclass`, and :mod:`naive.textbook`
+:mod:`naive.kernel`, :mod:`naive.sparse`, :mod:`naive.multiclass`, :mod:`naive.pca`, and
+:mod:`naive.textbook`
 (the book's lambda forms, compared by name).
 Each twin is registered with :func:`~naive.registry.twin` under the registry key(s) of the
 learner(s) it transcribes, with the hyper-parameter settings the exactness suite checks it
@@ -15,8 +16,8 @@ under (they also drive the registry-wide bound checks): a new learner's test mat
 in its family's module. Importing this package registers every twin in :data:`TWINS`.
 """
 
-from naive import first_order, kernel, multiclass, oco, second_order, sparse, textbook
+from naive import first_order, kernel, multiclass, oco, pca, second_order, sparse, textbook
 from naive.registry import SETTINGS, TWINS, twin
 
-__all__ = ["SETTINGS", "TWINS", "first_order", "kernel", "multiclass", "oco", "second_order",
+__all__ = ["SETTINGS", "TWINS", "first_order", "kernel", "multiclass", "oco", "pca", "second_order",
            "sparse", "textbook", "twin"]

@@ -18,12 +18,15 @@ clean points as :class:`Separable` with the same seed) and is built in memory on
 * :class:`MulticlassSeparable`, :class:`MulticlassTight`: k classes with a multiclass
   margin >= gamma and radius <= R; orthogonal rows on which the multiclass Perceptron errs
   on every round.
+* :class:`LowRank`, :class:`PCAFTLAdversary`: online PCA rows (task ``"pca"``): low rank
+  plus noise with a chosen spectrum; the sequence on which follow the leader's regret is
+  linear.
 * :class:`PlantedSparse`: sparse rows (n, d up to 2^24) labelled by a planted sparse
   separator, with label noise; generated block by block in constant memory, not in memory.
 
 One module per family: :mod:`.draw` (the random ingredients), :mod:`.margin`, :mod:`.outliers`,
 :mod:`.drift`, :mod:`.regression`, :mod:`.multiclass`,
-:mod:`.sparse`.
+:mod:`.subspace`, :mod:`.sparse`.
 """
 
 from olbench.streams.synthetic.draw import DISTRIBUTIONS, separable_points
@@ -38,8 +41,9 @@ from olbench.streams.synthetic.outliers import (
 )
 from olbench.streams.synthetic.regression import LinearRegression, Sinc, sinc_target
 from olbench.streams.synthetic.sparse import PlantedSparse
+from olbench.streams.synthetic.subspace import LowRank, PCAFTLAdversary
 
-__all__ = ["DISTRIBUTIONS", "Drift", "LinearRegression", "MulticlassSeparable",
-           "MulticlassTight", "Noisy", "NovikoffTight", "Outliers",
+__all__ = ["DISTRIBUTIONS", "Drift", "LinearRegression", "LowRank", "MulticlassSeparable",
+           "MulticlassTight", "Noisy", "NovikoffTight", "Outliers", "PCAFTLAdversary",
            "PlantedSparse", "Separable", "Sinc", "SugiyamaClusters", "SugiyamaOutliers",
            "generating_labels", "separable_points", "sinc_target"]

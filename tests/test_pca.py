@@ -1,0 +1,157 @@
+"""Online PCA (task "pca"): Brand's incremental SVD against the batch SVD, the best subspace
+in hindsight against the definition, follow the leader's linear regret on its adversary,
+regret from the command line, and bad input named. (Each learner against its plain-numpy
+twin: tests/test_learners_exact.py with tests/naive/pca.py.)"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+
+from olbench import make_learner, run
+from olbench.comparators import make_comparator
+from olbench.metrics import metrics_table
+from olbench.streams import make_stream
+
+
+def _rows(seed=0, n=60, d=8):
+    rng = np.random.default_rng(seed)
+    return rng.standard_normal((n, d)) * np.linspace(3.0, 0.5, d)   # distinct singular values
+
+
+def _projector(rows):
+    return rows.T @ rows
+
+
+@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("t", [3, 8, 25, 60])
+def test_brand_without_threshold_or_ceiling_is_the_batch_svd(seed, t):
+    """Threshold 0, no rank ceiling: after t rows the singular values are those of the t x d
+    matrix of the rows, and the top-k subspace is its top-k right singular subspace."""
+    X = _rows(seed)[:t]
+    learner = make_learner("brand_svd", k=2)
+    trace = run(learner, X)
+    batch = np.linalg.svd(X, compute_uv=False)
+    ours = learner.singular_values()
+    assert ours.size == min(t, X.shape[1])
+    np.testing.assert_allclose(ours, batch[:ours.size], rtol=1e-10)
+    _, _, Vt = np.linalg.svd(X)
+    np.testing.assert_allclose(_projector(learner.basis()), _projector(Vt[:2]), atol=1e-10)
+    assert trace.state["w"].shape == (X.shape[1], X.shape[1])
+    basis = trace.state["w"][:ours.size]
+    np.testing.assert_allclose(basis @ basis.T, np.eye(ours.size), atol=1e-12)
+
+
+def test_brand_with_a_ceiling_keeps_the_largest_directions_and_a_threshold_skips_small_rows():
+    X = _rows(1, n=200)
+    capped = make_learner("brand_svd", k=2, max_rank=3)
+    run(capped, X)
+    assert capped.singular_values().size == 3
+    # truncation keeps a rank-3 approximation: its values lie below the batch ones
+    assert (capped.singular_values() <= np.linalg.svd(X, compute_uv=False)[:3] + 1e-9).all()
+    small = np.vstack([X[:5], 1e-3 * X[5:10]])
+    skipping = make_learner("brand_svd", k=2, threshold=0.1)
+    run(skipping, small)
+    assert skipping.singular_values().size == 5        # the small rows only rotated it
+
+
+def test_the_best_subspace_is_the_trailing_eigenvalues_and_no_projection_beats_it():
+    X = _rows(2, n=300, d=6)
+    fit = make_comparator("best_subspace", k=2).fit(X, np.zeros(300), cache=None)
+    singular = np.linalg.svd(X, compute_uv=False)
+    assert fit.cum_loss == pytest.approx((singular[2:] ** 2).sum(), rel=1e-12)
+    assert fit.lower_bound <= fit.objective and fit.gap <= 1e-10 * fit.objective
+    residual = X - X @ fit.u.T @ fit.u
+    np.testing.assert_allclose(fit.losses, (residual ** 2).sum(axis=1), rtol=1e-9, atol=1e-12)
+    rng = np.random.default_rng(0)
+    for _ in range(200):                       # random rank-2 projections lose more
+        Q, _ = np.linalg.qr(rng.standard_normal((6, 2)))
+        assert ((X - X @ Q @ Q.T) ** 2).sum() >= fit.cum_loss
+    sparse = make_comparator("best_subspace", k=2).fit(sp.csr_matrix(X), np.zeros(300),
+                                                       cache=None)
+    assert sparse.cum_loss == pytest.approx(fit.cum_loss, rel=1e-12)
+
+
+def test_the_prefix_comparator_refits_every_checkpoint():
+    X = _rows(3, n=100, d=5)
+    checkpoints = [5, 20, 100]
+    fit = make_comparator("prefix_best_subspace", k=1).fit(X, np.zeros(100),
+                                                           checkpoints=checkpoints, cache=None)
+    for T, value in zip(checkpoints, fit.prefix_loss):
+        assert value == pytest.approx((np.linalg.svd(X[:T], compute_uv=False)[1:] ** 2).sum(),
+                                      rel=1e-10)
+
+
+def test_follow_the_leader_loses_every_round_on_its_adversary():
+    """Warmuth & Kuzmin's observation: FTL's regret can be linear. On the alternating
+    sequence it loses 1 on every round after the first; the best direction, e_2, loses the
+    e_1 rows: 1/2 for the first, then 1 each (199.5 of 400 rounds)."""
+    stream = make_stream("pca_ftl_adversary", n=400)
+    trace = run(make_learner("pca_ftl", k=1), stream)
+    X, y = stream.materialize()
+    fit = make_comparator("best_subspace", k=1).fit(X, y, stream.meta, cache=None)
+    assert trace.margins[0] == 0.0 and (trace.margins[1:] == 1.0).all()
+    assert fit.cum_loss == pytest.approx(199.5)
+    table = metrics_table(trace, meta=stream.meta, fits={"best": fit}, checkpoints=[100, 400])
+    regret = table.set_index("t")["regret"]
+    assert regret[400] == pytest.approx(399.0 - 199.5)
+    assert regret[400] / 400 >= regret[100] / 100 * 0.95          # linear, not sublinear
+    # Brand's exact SVD tracks the same top direction (no regret guarantee, as the lecture
+    # says): from round 2 on it plays what FTL plays (round 1: no basis yet, the row's norm)
+    brand = run(make_learner("brand_svd", k=1), stream).margins
+    assert brand[0] == pytest.approx(0.5) and (brand[1:] == trace.margins[1:]).all()
+
+
+def test_learners_approach_the_best_subspace_on_a_low_rank_stream():
+    stream = make_stream("low_rank", n=3000, d=10, spectrum=[3.0, 2.0], noise=0.1, seed=4)
+    X, y = stream.materialize()
+    best = make_comparator("best_subspace", k=2).fit(X, y, stream.meta, cache=None).cum_loss
+    for key, params in [("brand_svd", {}), ("oja", {"eta": 1.0}), ("pca_ftl", {})]:
+        regret = run(make_learner(key, k=2, **params), stream).margins.sum() - best
+        assert 0.0 <= regret <= 0.25 * best, key
+
+
+@pytest.mark.parametrize("key", ["pca_ftl", "oja", "brand_svd"])
+def test_bad_ranks_thresholds_and_rows_are_refused_by_name(key):
+    X = _rows(0, n=10, d=4)
+    with pytest.raises(ValueError, match="k=4 must be below the data's dimension d=4"):
+        run(make_learner(key, k=4), X)
+    with pytest.raises(ValueError, match="k"):
+        make_learner(key, k=0).validate()
+    bad = X.copy()
+    bad[3, 1] = np.nan
+    with pytest.raises(ValueError, match="row 3"):
+        run(make_learner(key, k=1), bad)
+    zero = X.copy()
+    zero[4] = 0.0                          # a zero row loses 0 and moves nothing
+    trace = run(make_learner(key, k=1), zero)
+    assert trace.margins[4] == 0.0
+
+
+def test_brands_own_parameters_are_checked():
+    with pytest.raises(ValueError, match="threshold"):
+        make_learner("brand_svd", threshold=-1.0).validate()
+    with pytest.raises(ValueError, match="max_rank=1 is below k=2"):
+        make_learner("brand_svd", k=2, max_rank=1).validate()
+    with pytest.raises(ValueError, match="k=None is the rank of the run's learner"):
+        make_comparator("best_subspace").fit(_rows(), np.zeros(60), cache=None)
+
+
+def test_a_pca_cell_runs_from_the_command_line_with_regret(tmp_path):
+    from olbench_command import QUIET, olbench
+    from test_cli import _only_folder
+
+    import olbench as ob
+
+    out = olbench("learner=brand_svd", "learner.k=2", "stream=low_rank", "stream.n=300",
+                  *QUIET, "run.seeds=[0]", f"run.output_dir={tmp_path}")
+    assert out.returncode == 0, out.stderr[-2000:]
+    table = ob.load_results(_only_folder(tmp_path / "single")).table
+    final = table[table["t"].eq(300)].iloc[0]
+    assert final["comparator"].startswith("BestSubspace[k=2")
+    stream = make_stream("low_rank", n=300, seed=int(final["stream_seed"]))
+    X, y = stream.materialize()
+    trace = run(make_learner("brand_svd", k=2), stream)
+    best = make_comparator("best_subspace", k=2).fit(X, y, stream.meta, cache=None).cum_loss
+    assert final["regret"] == pytest.approx(trace.margins.sum() - best, rel=1e-9)
