@@ -62,7 +62,7 @@ UNLABELLED_TASKS = ("oco", "pca")
 
 
 def _article(task: str) -> str:
-    return "an" if task[0] in "aeiou" else "a"
+    return "an" if DOES.get(task, task)[0] in "aeiou" else "a"   # (of what the task does)
 
 
 def learners_for(task: str) -> list[str]:

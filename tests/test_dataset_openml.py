@@ -38,7 +38,7 @@ def fake_openml(monkeypatch):
     """A fake at the one function that reads OpenML: a folder 'has' the data when it holds a
     marker file (as scikit-learn's cache holds its files); a network fetch writes it."""
     import olbench.datasets.openml as om
-    import olbench.streams.datasets as sd
+    import olbench.streams.dataset_readers as sd
 
     calls, target = [], ["good", "bad", "good", "good"]
 
@@ -78,7 +78,7 @@ def test_openml_offline_first_then_download(fake_openml, tmp_path, monkeypatch):
     np.testing.assert_array_equal(y, [1, -1, 1, 1])
     assert s.meta.extra["openml_id"] == 31 and s.meta.extra["source"].endswith("/d/31")
     monkeypatch.setenv("OLBENCH_OFFLINE", "1")
-    import olbench.streams.datasets as sd
+    import olbench.streams.dataset_readers as sd
 
     sd._OPENML.clear()
     n_calls = len(calls)
@@ -95,7 +95,7 @@ def test_openml_labels_need_a_stated_binarisation(fake_openml):
     with pytest.raises(ValueError, match="pass positive_label=<one of them>"):
         Dataset(name="openml:31").materialize()
     target[:] = ["a", "b", "c", "a"]                              # three classes
-    import olbench.streams.datasets as sd
+    import olbench.streams.dataset_readers as sd
 
     sd._OPENML.clear()
     with pytest.raises(ValueError, match="'openml:31' is multiclass \\(3 classes"):

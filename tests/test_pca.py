@@ -155,3 +155,56 @@ def test_a_pca_cell_runs_from_the_command_line_with_regret(tmp_path):
     trace = run(make_learner("brand_svd", k=2), stream)
     best = make_comparator("best_subspace", k=2).fit(X, y, stream.meta, cache=None).cum_loss
     assert final["regret"] == pytest.approx(trace.margins.sum() - best, rel=1e-9)
+
+
+@pytest.mark.usefixtures("no_network")
+def test_a_catalogue_dataset_is_read_for_online_pca_with_its_labels_dropped(toy):
+    """stream=dataset task=pca: the rows as the file has them, every label 0, the task pca;
+    a binarisation beside it is refused, and a binary learner is refused on it by name."""
+    from toy_dataset import TEST, TRAIN, put
+
+    card, dirs = toy
+    put(dirs["mine"], "toy.svm", TRAIN), put(dirs["mine"], "toy.svm.t", TEST)
+    labelled = make_stream("dataset", name="toy", data_dir=str(dirs["mine"]))
+    stream = make_stream("dataset", name="toy", task="pca", data_dir=str(dirs["mine"]))
+    X, y = stream.materialize()
+    np.testing.assert_array_equal(X.toarray(), labelled.materialize()[0].toarray())
+    assert stream.meta.task == "pca" and (y == 0).all() and stream.meta.classes is None
+    both = make_stream("dataset", name="toy", task="pca", split="train+test",
+                       data_dir=str(dirs["mine"]))
+    assert both.meta.task == "pca" and both.meta.n == 6 and (both.materialize()[1] == 0).all()
+    assert run(make_learner("oja", k=2), stream).margins.shape == (4,)
+    with pytest.raises(ValueError, match="task=pca drops the labels"):
+        make_stream("dataset", name="toy", task="pca", positive_label=1,
+                    data_dir=str(dirs["mine"]))
+    with pytest.raises(ValueError, match="perceptron does classification but dataset toy is "
+                                         "an online PCA stream"):
+        run(make_learner("perceptron"), stream)
+
+
+def test_a_drifting_subspace_switches_or_turns_as_declared():
+    switch = make_stream("drifting_subspace", n=300, d=6, spectrum=[2.0, 1.0], noise=0.0,
+                         switch_at=[100, 200], seed=1)
+    X, _ = switch.materialize()
+    bases = switch.meta.extra["bases"]
+    assert switch.meta.extra["switch_times"] == [101, 201] and len(bases) == 3
+    for (a, b), B in zip([(0, 100), (100, 200), (200, 300)], bases):
+        np.testing.assert_allclose(X[a:b] - X[a:b] @ B.T @ B, 0.0, atol=1e-12)
+    turn = make_stream("drifting_subspace", n=200, d=6, spectrum=[2.0, 1.0], noise=0.0,
+                       mode="rotate", angle=np.pi / 2, seed=2)
+    first, last = turn.meta.extra["bases"]
+    np.testing.assert_allclose(first @ last.T, 0.0, atol=1e-12)   # turned to orthogonal
+    X, _ = turn.materialize()
+    np.testing.assert_allclose(X[-1] - X[-1] @ last.T @ last, 0.0, atol=1e-12)
+    # a learner that keeps adapting (Oja, constant step) ends closer to the last basis than
+    # the best fixed subspace of the whole stream does
+    oja = make_learner("oja", k=2, eta=0.05, schedule="constant")
+    run(oja, switch)
+    fixed = make_comparator("best_subspace", k=2).fit(*switch.materialize(), switch.meta,
+                                                      cache=None).u
+    gap = lambda U: np.linalg.norm(U.T @ U - bases[-1].T @ bases[-1])   # noqa: E731
+    assert gap(oja.basis()) < gap(fixed)
+    with pytest.raises(ValueError, match="2k <= d"):
+        make_stream("drifting_subspace", d=3, spectrum=[2.0, 1.0], mode="rotate")
+    with pytest.raises(ValueError, match="increasing rounds"):
+        make_stream("drifting_subspace", n=50, switch_at=[60])

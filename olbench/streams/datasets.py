@@ -34,10 +34,9 @@ import numpy as np
 import scipy.sparse as sp
 
 from olbench.component import InvalidParameterError, IsInstance, OneOf, UnknownNameError, _fmt
-from olbench.datasets import Card, DataFile, find_local, get_card, locate, openml
+from olbench.datasets import Card, find_local, get_card, locate, openml
 from olbench.datasets.fetch import offline
-from olbench.labels import label_key, sorted_labels
-from olbench.paths import resolve_path
+from olbench.labels import label_key
 from olbench.streams.base import (
     Chunk,
     Fingerprint,
@@ -46,91 +45,14 @@ from olbench.streams.base import (
     _check_chunk_size,
     row_norms,
 )
+from olbench.streams.dataset_readers import ArffFile, OpenMLData, openml_card
 from olbench.streams.files import MatFile, Svmlight, rechunk
 from olbench.streams.orders import permutation
-from olbench.streams.real import REAL_DATA_CONSTRAINTS, RealArrays, RealFile
+from olbench.streams.real import REAL_DATA_CONSTRAINTS
 
 SPLITS = ("train", "test", "train+test", "train_then_test")
 #: parameters that say where the data are, not what they are (left out of the name)
 LOCATION_PARAMS = ("data_dir",)
-
-
-class ArffFile(RealFile):
-    """An ARFF file (LIBOL's sonar.arff), loaded whole; the last attribute is the label.
-
-    Not registered: read through ``stream=dataset`` (its card names the positive class)."""
-
-    def __init__(self, *, path: str, positive_label: Any = None, negative_label: Any = None,
-                 order: str = "file", seed: int = 0, normalize: bool = False,
-                 standardize: bool = False, bias: bool = False):
-        self.path, self.positive_label, self.negative_label = path, positive_label, negative_label
-        self.order, self.seed = order, seed
-        self.normalize, self.standardize, self.bias = normalize, standardize, bias
-        self.validate()
-
-    def _load(self):
-        from scipy.io import arff
-
-        path = resolve_path(self.path)
-        data, info = arff.loadarff(path)
-        names = info.names()
-        X = np.column_stack([data[n].astype(np.float64) for n in names[:-1]])
-        raw = np.array([v.decode() if isinstance(v, bytes) else v for v in data[names[-1]]],
-                       dtype=object)
-        return X, raw, {"path": str(path)}
-
-
-_OPENML: dict[tuple[str, str | None], tuple[Any, np.ndarray, dict]] = {}
-
-
-def openml_arrays(name: str, data_dir: str | None) -> tuple[Any, np.ndarray, dict]:
-    """An OpenML dataset's (X, raw labels, info), loaded once per process."""
-    key = (name, data_dir)
-    if key not in _OPENML:
-        _OPENML[key] = openml.load(name, data_dir)
-    return _OPENML[key]
-
-
-def openml_card(name: str, data_dir: str | None) -> Card:
-    """A card for an OpenML dataset, from the data themselves (OpenML has no fixed list)."""
-    X, raw, info = openml_arrays(name, data_dir)
-    classes = sorted_labels(set(raw.tolist()))
-    regression = openml.is_regression(raw)
-    task = "regression" if regression else "binary" if len(classes) <= 2 else "multiclass"
-    shown = ",".join(map(str, classes[:6])) + (",..." if len(classes) > 6 else "")
-    return Card(name, "openml", task, X.shape[1],
-                DataFile(f"{info['openml_name']} (OpenML id {info['openml_id']}, version "
-                         f"{info['openml_version']})", X.shape[0]),
-                classes=None if regression else len(classes),
-                labels="real" if regression else "{" + shown + "}", format="openml",
-                source=info["source"], citation=info["citation"])
-
-
-class OpenMLData(RealArrays):
-    """An OpenML dataset in memory. Not registered: read through ``stream=dataset
-    stream.name=openml:<name or id>``."""
-
-    def __init__(self, *, name: str, data_dir: str | None = None, task: str = "classification",
-                 positive_label: Any = None, negative_label: Any = None, order: str = "file",
-                 seed: int = 0, normalize: bool = False, standardize: bool = False,
-                 bias: bool = False):
-        self.dataset, self.data_dir, self.task = name, data_dir, task
-        self.positive_label, self.negative_label = positive_label, negative_label
-        self.order, self.seed = order, seed
-        self.normalize, self.standardize, self.bias = normalize, standardize, bias
-        self.validate()
-
-    def get_params(self) -> dict[str, Any]:
-        return {p: self.dataset if p == "name" else getattr(self, p) for p in self.param_names()}
-
-    def _source(self) -> str:
-        return f"dataset {self.dataset!r}"
-
-    def _load(self):
-        X, raw, info = openml_arrays(self.dataset, self.data_dir)
-        if self.task == "regression":
-            raw = np.asarray(raw, dtype=np.float64)
-        return X, raw, {k: v for k, v in info.items() if k != "citation"}
 
 
 class Dataset(Stream, key="dataset"):
@@ -150,7 +72,7 @@ learner takes it whole with stream.task=multiclass
     #: left out of names at None (the card's task): every name made before it is unchanged
     #: (checked in validate: ``task`` reads as the task itself, a property)
     optional_params = {"task": (None, OneOf(None, "classification", "regression",
-                                            "multiclass"))}
+                                            "multiclass", "pca"))}
 
     @classmethod
     def display_title(cls, params):
@@ -201,7 +123,8 @@ learner takes it whole with stream.task=multiclass
     @property
     def task(self) -> str:
         """The card's task (a binary or multiclass set read as binary classification, with
-        ``positive_label`` for a multiclass one), or ``task="multiclass"``: the classes kept."""
+        ``positive_label`` for a multiclass one), or ``task="multiclass"``: the classes kept,
+        or ``task="pca"``: the features alone, every label dropped (y = 0), for online PCA."""
         if self.task_option is not None:
             return self.task_option
         return "regression" if self.card.task == "regression" else "classification"
@@ -220,10 +143,11 @@ learner takes it whole with stream.task=multiclass
             raise ValueError(f"Dataset: name must be a dataset name (a string), got "
                              f"{self.dataset!r}")
         super().validate()
-        if self.task_option not in (None, "multiclass"):
+        if self.task_option not in (None, "multiclass", "pca"):
             raise InvalidParameterError(
                 f"Dataset: invalid task={self.task_option!r}; task must be null (the "
-                f"dataset's own task) or 'multiclass' (a multiclass set kept whole)")
+                f"dataset's own task), 'multiclass' (a multiclass set kept whole) or 'pca' "
+                f"(the features alone, for online PCA)")
         card = self.card
         if self.split != "train" and card.test is None:
             raise ValueError(f"dataset {card.name!r} has no test part: split must be 'train' "
@@ -232,7 +156,11 @@ learner takes it whole with stream.task=multiclass
                                                                                       None):
             raise ValueError(f"dataset {card.name!r} is a regression set: positive_label and "
                              f"negative_label do not apply")
-        if self.task_option == "multiclass":
+        if self.task_option == "pca":
+            if (self.positive_label, self.negative_label) != (None, None):
+                raise ValueError("task=pca drops the labels: positive_label/negative_label do "
+                                 "not apply; leave them null")
+        elif self.task_option == "multiclass":
             if card.task != "multiclass" or (self.positive_label, self.negative_label) != (
                     None, None):
                 raise ValueError(
@@ -305,18 +233,33 @@ learner takes it whole with stream.task=multiclass
                       standardize=self.standardize, bias=self.bias)
         labels = dict(positive_label=self.positive_label if self.positive_label is not None
                       else card.positive, negative_label=self.negative_label)
+        task = self._reading_task()
         if card.format == "openml":
-            return OpenMLData(name=self.dataset, data_dir=self.data_dir, task=self.task,
+            return OpenMLData(name=self.dataset, data_dir=self.data_dir, task=task,
                               **labels, **common)
         path = str(locate(card, part, self.data_dir))
         if card.format == "svmlight":
             return Svmlight(path=path, n_features=card.features, zero_based=False,
-                            task=self.task, **labels, **common)
+                            task=task, **labels, **common)
         if card.format == "mat":
-            return MatFile(path=path, task=self.task, **labels, **common)
+            return MatFile(path=path, task=task, **labels, **common)
         if card.format == "arff":
             return ArffFile(path=path, **labels, **common)
         raise ValueError(f"dataset {card.name!r}: unknown file format {card.format!r}")
+
+    def _as_task(self, meta: StreamMeta) -> StreamMeta:
+        """The files' meta as this stream's: for task=pca, labels (and classes) gone."""
+        if self.task_option != "pca":
+            return meta
+        return dataclasses.replace(meta, task="pca", classes=None)
+
+    def _reading_task(self) -> str:
+        """The task the files are read with: the stream's, or for ``task="pca"`` the card's
+        own (its labels are read as the card has them, then dropped)."""
+        if self.task_option != "pca":
+            return self.task
+        return self.card.task if self.card.task in ("multiclass", "regression") \
+            else "classification"
 
     def _parts(self) -> list[Stream]:
         return self._cached("_parts_cache", self._build_parts)
@@ -341,6 +284,13 @@ learner takes it whole with stream.task=multiclass
 
     # ------------------------------------------------------------------ the stream
     def chunks(self, chunk_size: int | None = None) -> Iterator[Chunk]:
+        if self.task_option == "pca":               # the features alone: labels dropped
+            for X, _ in self._labelled_chunks(chunk_size):
+                yield X, np.zeros(X.shape[0])
+            return
+        yield from self._labelled_chunks(chunk_size)
+
+    def _labelled_chunks(self, chunk_size: int | None = None) -> Iterator[Chunk]:
         size = _check_chunk_size(chunk_size)
         parts = self._parts()
         if len(parts) == 1:
@@ -364,7 +314,8 @@ learner takes it whole with stream.task=multiclass
             "files": [str(p.meta.extra.get("path", "")) for p in parts]}
         if len(parts) == 1:
             inner = parts[0].meta
-            return dataclasses.replace(inner, name=self.name, extra={**inner.extra, **extra})
+            found = dataclasses.replace(inner, name=self.name, extra={**inner.extra, **extra})
+            return self._as_task(found)
         metas = [p.meta for p in parts]
         if len({m.d for m in metas}) != 1:
             raise ValueError(f"dataset {card.name!r}: the training and test files have "

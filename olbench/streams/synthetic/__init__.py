@@ -18,9 +18,9 @@ clean points as :class:`Separable` with the same seed) and is built in memory on
 * :class:`MulticlassSeparable`, :class:`MulticlassTight`: k classes with a multiclass
   margin >= gamma and radius <= R; orthogonal rows on which the multiclass Perceptron errs
   on every round.
-* :class:`LowRank`, :class:`PCAFTLAdversary`: online PCA rows (task ``"pca"``): low rank
-  plus noise with a chosen spectrum; the sequence on which follow the leader's regret is
-  linear.
+* :class:`LowRank`, :class:`DriftingSubspace`, :class:`PCAFTLAdversary`: online PCA rows
+  (task ``"pca"``): low rank plus noise with a chosen spectrum, on a fixed or moving subspace;
+  the sequence on which follow the leader's regret is linear.
 * :class:`PlantedSparse`: sparse rows (n, d up to 2^24) labelled by a planted sparse
   separator, with label noise; generated block by block in constant memory, not in memory.
 
@@ -41,9 +41,13 @@ from olbench.streams.synthetic.outliers import (
 )
 from olbench.streams.synthetic.regression import LinearRegression, Sinc, sinc_target
 from olbench.streams.synthetic.sparse import PlantedSparse
-from olbench.streams.synthetic.subspace import LowRank, PCAFTLAdversary
+from olbench.streams.synthetic.subspace import (
+    DriftingSubspace,
+    LowRank,
+    PCAFTLAdversary,
+)
 
-__all__ = ["DISTRIBUTIONS", "Drift", "LinearRegression", "LowRank", "MulticlassSeparable",
-           "MulticlassTight", "Noisy", "NovikoffTight", "Outliers", "PCAFTLAdversary",
-           "PlantedSparse", "Separable", "Sinc", "SugiyamaClusters", "SugiyamaOutliers",
-           "generating_labels", "separable_points", "sinc_target"]
+__all__ = ["DISTRIBUTIONS", "Drift", "DriftingSubspace", "LinearRegression", "LowRank",
+           "MulticlassSeparable", "MulticlassTight", "Noisy", "NovikoffTight", "Outliers",
+           "PCAFTLAdversary", "PlantedSparse", "Separable", "Sinc", "SugiyamaClusters",
+           "SugiyamaOutliers", "generating_labels", "separable_points", "sinc_target"]
