@@ -27,24 +27,26 @@ def _stream(task):
         return make_stream("experts", n=400, N=5, seed=0)
     if task == "multiclass":
         return make_stream("multiclass_separable", n=400, d=5, k=3, gamma=0.3, R=1.0, seed=0)
+    if task == "pca":
+        return make_stream("low_rank", n=400, d=5, spectrum=[0.6, 0.3], noise=0.05, seed=0)
     return make_stream("separable", n=400, d=5, gamma=0.2, R=1.0, seed=0)
 
 
 def _kind(learner):
     """Regression learners are checked on the separable stream too (real targets +-1)."""
-    return learner.task if learner.task in ("oco", "multiclass") else "classification"
+    return learner.task if learner.task in ("oco", "multiclass", "pca") else "classification"
 
 
 @pytest.fixture(scope="module")
 def separable():
     return {task: (*_stream(task).materialize(), _stream(task).meta)
-            for task in ("classification", "oco", "multiclass")}
+            for task in ("classification", "oco", "multiclass", "pca")}
 
 
 def corrupt(record, task):
     """A learner that is always badly wrong, updating every round: in OCO one suffering 10
     more than it reported on every round."""
-    if task == "oco":
+    if task in ("oco", "pca"):               # (the outputs are the losses suffered)
         return dataclasses.replace(record, margins=record.margins + 10.0)
     if task == "multiclass":    # (margins are the multiclass margins: below 0 is wrong)
         return dataclasses.replace(record, margins=np.full(record.n, -10.0),

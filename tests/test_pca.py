@@ -208,3 +208,45 @@ def test_a_drifting_subspace_switches_or_turns_as_declared():
         make_stream("drifting_subspace", d=3, spectrum=[2.0, 1.0], mode="rotate")
     with pytest.raises(ValueError, match="increasing rounds"):
         make_stream("drifting_subspace", n=50, switch_at=[60])
+
+
+@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("eta", [0.02, 0.3])
+def test_gradient_descent_on_the_capped_spectrahedron_stays_within_its_regret_bound(seed, eta):
+    """Zinkevich's bound m(d-m)/(2 eta d) + eta T R^4 / 2 (m = d - k) holds at every
+    checkpoint on a fixed, a switching and the adversarial stream; W stays in the set."""
+    from olbench.bounds import bound_table, pca_gd_regret
+
+    for stream in (make_stream("low_rank", n=600, d=6, spectrum=[0.8, 0.4], noise=0.05,
+                               seed=seed),
+                   make_stream("drifting_subspace", n=600, d=6, spectrum=[0.8, 0.4],
+                               noise=0.05, seed=seed),
+                   make_stream("pca_ftl_adversary", n=600)):
+        X, y = stream.materialize()
+        d = X.shape[1]
+        k = 1 if d == 2 else 2
+        learner = make_learner("pca_gd", k=k, eta=eta)
+        trace = run(learner, X)
+        fit = make_comparator("best_subspace", k=k).fit(X, y, stream.meta, cache=None)
+        R = float(np.linalg.norm(X, axis=1).max())
+        table = bound_table(learner, trace, checkpoints=[10, 100, 600], R=R, fits={"b": fit})
+        assert table["bound_holds"].all()
+        regret = np.cumsum(trace.margins)[[9, 99, 599]] - np.cumsum(fit.losses)[[9, 99, 599]]
+        np.testing.assert_allclose(table["observed"], regret, rtol=1e-12, atol=1e-12)
+        np.testing.assert_allclose(table["bound"], [pca_gd_regret(T, R, d, k, eta)
+                                                    for T in (10, 100, 600)], rtol=1e-15)
+        values = np.linalg.eigvalsh(trace.state["w"])
+        assert values.min() >= -1e-12 and values.max() <= 1 + 1e-12
+        assert values.sum() == pytest.approx(d - k, abs=1e-9)
+
+
+def test_arithmetic_that_leaves_float64_stops_the_run_naming_it():
+    """A step or a row past float64 makes the matrix inf: LAPACK would raise on it; the rules
+    turn it into NaN and the run stops at the next loss, saying why."""
+    rows = np.random.default_rng(0).standard_normal((20, 4))
+    with pytest.raises(ValueError, match=r"eta=5.7e\+307"):
+        run(make_learner("pca_gd", eta=5.7e307), rows)
+    huge = np.array([[1e200, 1.0, 0.0], [1e200, 0.0, 1.0], [1.0, 1.0, 1.0]])
+    for key in ("pca_ftl", "brand_svd"):
+        with pytest.raises(ValueError, match="NaN or infinite at row"):
+            run(make_learner(key), huge)

@@ -12,6 +12,7 @@ from typing import ClassVar
 
 import numpy as np
 
+from olbench.bounds import PCA_GD_REGRET
 from olbench.component import Interval, OneOf
 from olbench.learners.base import Learner
 from olbench.learners.state import State
@@ -210,3 +211,53 @@ class BrandSVD(PCALearner, key="brand_svd"):
     def rule_params(self):
         return rule.BrandParams(int(self.k), self.ceiling(self.n_features_),
                                 float(self.threshold), bool(self.truncate))
+
+
+class PCAGD(PCALearner, key="pca_gd"):
+    """Online PCA by gradient descent on the capped spectrahedron (:mod:`olbench.rules.pca`):
+    W_t in {0 <= W <= I, tr W = d - k}, the relaxed complement of a rank-k projection, from
+    W_1 = ((d - k)/d) I; it records x_t' W_t x_t, the expected compression loss of the mixture
+    of projections W_t stands for (a random projection drawn from that mixture has it as its
+    expected loss: Warmuth & Kuzmin 2008, Sec. 3.1), and steps W <- proj(W - eta x x') with a
+    fixed ``eta``. Its regret against the best rank-k projection is at most
+    m (d - m)/(2 eta d) + eta T R^4 / 2, m = d - k (:mod:`olbench.bounds.pca`). Sources:
+    Warmuth & Kuzmin (JMLR 9, 2008), Sec. 3; Nie, Kotlowski, Warmuth (JMLR 17, 2016), Sec. 3.
+    ``w`` is W (d x d).
+
+    >>> import numpy as np
+    >>> from olbench import run
+    >>> run(PCAGD(k=1, eta=0.5), np.array([[2.0, 0.0], [2.0, 0.0]])).margins.tolist()
+    [2.0, 0.0]
+    """
+
+    summary = ("online PCA: gradient descent on the capped spectrahedron (the mixture's "
+               "expected loss; regret bound)")
+    source = "Warmuth & Kuzmin 2008; Nie, Kotlowski, Warmuth 2016"
+    constraints = {"k": _RANK, "eta": Interval(0, inf, low_open=True)}
+    bounds = (PCA_GD_REGRET,)
+
+    def __init__(self, *, k: int = 1, eta: float = 0.1):
+        self.k = k
+        self.eta = eta
+
+    def _fresh_state(self, d):
+        m = d - int(self.k)
+        return State(np.eye(d) * (m / d), np.zeros((1, d)), np.zeros(1))
+
+    def played_rank(self):
+        return int(self.n_features_)
+
+    def basis(self):
+        """The top-k eigenvectors of I - W (the subspace the mixture weighs most)."""
+        values, vectors = np.linalg.eigh(self.state_.w)
+        return vectors[:, :int(self.k)].T.copy()
+
+    def footprint(self, n, d, nnz=None):
+        return Footprint(8.0 * (6 * d * d + 4 * d + 16), "the d x d matrix W",
+                         features(d), "use oja or brand_svd (no d x d matrix)")
+
+    def rule(self):
+        return rule.GD_RULE
+
+    def rule_params(self):
+        return rule.GDParams(float(self.n_features_ - int(self.k)), float(self.eta))

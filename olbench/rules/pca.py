@@ -23,7 +23,14 @@ loss ||x_t - P_t x_t||^2 (recorded before the update, like a margin). Three rule
   the top min(k, r) rows. ``w`` = U (R rows, R the ceiling, those past r zero), ``A[0]`` the
   new direction, ``A[1]`` scratch; ``s`` = [t, r, S_1..S_{R+1}, m_1..m_{R+1}].
 
-All three keep the basis U in ``w`` (its rows, k x d for FTL and Oja), its rows orthonormal,
+* **Gradient descent on the capped spectrahedron** (``GD_RULE``; Warmuth & Kuzmin 2008,
+  Sec. 3; Nie, Kotlowski & Warmuth 2016, Sec. 3): ``w`` = W in {0 <= W <= I, tr W = m},
+  m = d - k, the relaxed complement of the projection; the loss x' W x (the expected
+  compression loss of the mixture of projections W stands for); W <- the Frobenius projection
+  of W - eta x x' on the set: eigenvalues lambda of W - eta x x', then
+  lambda' = clip(lambda - tau, 0, 1) with the tau that makes them sum to m.
+
+The first three keep the basis U in ``w`` (its rows, k x d for FTL and Oja), its rows orthonormal,
 so P_t x = U' (U x); ``s`` starts with the round t, then the coefficients U x of the row.
 """
 
@@ -93,6 +100,18 @@ def ftl_predict(params, idx, val, w, A, s):
 
 
 @inline
+def left_float64(M):
+    """Whether M holds an inf or a NaN; if so M becomes all NaN, so that the next loss is NaN
+    and the run stops there, naming the cause (olbench.breakdown), where LAPACK would raise."""
+    for a in range(M.shape[0]):
+        for b in range(M.shape[1]):
+            if not math.isfinite(M[a, b]):
+                M[:, :] = math.nan
+                return True
+    return False
+
+
+@inline
 def is_zero_row(idx, val):
     for e in range(n_entries(idx, val)):
         if entry(idx, val, e)[1] != 0.0:
@@ -109,6 +128,9 @@ def ftl_update(params, idx, val, y, margin, w, A, s):
     for e in range(n_entries(idx, val)):         # C += x x'
         j, v = entry(idx, val, e)
         axpy(A[j], v, idx, val)
+    if left_float64(A[:d]):
+        w[:, :] = math.nan
+        return True
     _, vectors = np.linalg.eigh(A[:d])
     for i in range(params.k):                    # eigh ascends: the top k, largest first
         for j in range(d):
@@ -190,6 +212,9 @@ def brand_update(params, idx, val, y, margin, w, A, s):
     for j in range(d):
         rho += new[j] * new[j]
     rho = math.sqrt(rho)
+    if not math.isfinite(rho):                   # the row's scale left float64: stop (NaN)
+        w[:, :] = math.nan
+        return True
     if rho == 0.0:                               # a zero row: nothing to learn from it
         zero = True
         for i in range(r):
@@ -228,3 +253,61 @@ def brand_update(params, idx, val, y, margin, w, A, s):
 
 
 BRAND_RULE = make_rule("pca_brand", brand_predict, brand_update, allocates=True)
+
+
+# ------------------------------------------------------------------ GD on the capped spectrahedron
+GDParams = namedtuple("GDParams", ["m", "eta"])
+
+
+@inline
+def gd_predict(params, idx, val, w, A, s):
+    total = 0.0                                  # x' W x
+    for e in range(n_entries(idx, val)):
+        j, v = entry(idx, val, e)
+        total += v * dot(w[j], idx, val)
+    return total
+
+
+@inline
+def capped_shift(values, m):
+    """The tau with sum_i clip(values_i - tau, 0, 1) = m, by bisection to the last bit."""
+    low, high = values[0] - 1.0, values[values.shape[0] - 1]   # (eigh: ascending)
+    for _ in range(2000):
+        mid = 0.5 * (low + high)
+        if mid == low or mid == high:
+            break
+        total = 0.0
+        for v in values:
+            total += min(max(v - mid, 0.0), 1.0)
+        if total > m:
+            low = mid
+        else:
+            high = mid
+    return 0.5 * (low + high)
+
+
+@inline_allocating
+def gd_update(params, idx, val, y, margin, w, A, s):
+    s[0] += 1.0
+    if is_zero_row(idx, val):                    # a zero gradient: W stays (no round-off)
+        return False
+    for e in range(n_entries(idx, val)):         # W -= eta x x'
+        j, v = entry(idx, val, e)
+        axpy(w[j], -params.eta * v, idx, val)
+    if left_float64(w):
+        return True
+    values, vectors = np.linalg.eigh(w)
+    tau = capped_shift(values, params.m)
+    d = w.shape[0]
+    for i in range(d):
+        values[i] = min(max(values[i] - tau, 0.0), 1.0)
+    for a in range(d):
+        for b in range(d):
+            total = 0.0
+            for i in range(d):
+                total += vectors[a, i] * values[i] * vectors[b, i]
+            w[a, b] = total
+    return True
+
+
+GD_RULE = make_rule("pca_gd", gd_predict, gd_update, allocates=True)

@@ -91,3 +91,33 @@ def brand_svd(X, y, *, k=1, threshold=0.0, max_rank=None, truncate=True):
         U, S = (G.T @ basis)[:keep], values[:keep]
         updated.append(True)
     return result(margins, updated)
+
+
+def _capped_shift(values, m):
+    """The tau with sum_i clip(values_i - tau, 0, 1) = m, exactly: the sum is piecewise
+    linear and decreasing in tau, with breakpoints at the values and the values less 1."""
+    points = np.sort(np.concatenate([values, values - 1.0]))
+    total = lambda tau: float(np.clip(values - tau, 0.0, 1.0).sum())   # noqa: E731
+    for a, b in zip(points[:-1], points[1:]):
+        fa, fb = total(a), total(b)
+        if fa >= m >= fb:
+            return a if fa == fb else a + (fa - m) * (b - a) / (fa - fb)
+    raise AssertionError("no shift")
+
+
+@twin(pca_gd=[{"k": 1}, {"k": 2, "eta": 0.05}])
+def pca_gd(X, y, *, k=1, eta=0.1):
+    """Warmuth & Kuzmin (2008), Sec. 3; Nie, Kotlowski & Warmuth (2016), Sec. 3: the loss
+    x' W x of W in {0 <= W <= I, tr W = d - k}, W_1 = ((d - k)/d) I, then W <- the Frobenius
+    projection of W - eta x x' on that set (its eigenvalues shifted and clipped to [0, 1])."""
+    d = X.shape[1]
+    m = d - k
+    W, margins, updated = np.eye(d) * (m / d), [], []
+    for x in X:
+        margins.append(float(x @ W @ x))
+        updated.append(bool(x.any()))
+        if x.any():
+            values, vectors = np.linalg.eigh(W - eta * np.outer(x, x))
+            clipped = np.clip(values - _capped_shift(values, m), 0.0, 1.0)
+            W = vectors @ np.diag(clipped) @ vectors.T
+    return result(margins, updated, w=W)
