@@ -58,14 +58,21 @@ def family(learner: str) -> str:
     return ONE_VS_REST if parse_name(learner)[0] == "OneVsRest" else NATIVE
 
 
+def runs_asked(table: pd.DataFrame) -> pd.Series:
+    """How many runs the grid asked of each (dataset, learner full name), failed ones
+    included."""
+    every = table.drop_duplicates(col.RUN_ID)
+    return (pd.DataFrame({"dataset": label(every, col.STREAM).map(dataset_of),
+                          "learner": label(every, col.LEARNER)})
+            .groupby(["dataset", "learner"]).size().rename("runs"))
+
+
 def per_run(table: pd.DataFrame, algorithms: dict[str, str]) -> pd.DataFrame:
     """One row per finished run: dataset, algorithm (the study's name), family, seed, the
     metric, and how many runs the grid asked of that algorithm on that dataset (``runs``,
     failed ones included)."""
-    every = table.drop_duplicates(col.RUN_ID)
-    asked = (pd.DataFrame({"dataset": label(every, col.STREAM).map(dataset_of),
-                           "algorithm": label(every, col.LEARNER).map(algorithms)})
-             .groupby(["dataset", "algorithm"]).size().rename("runs"))
+    asked = (runs_asked(table).rename(index=algorithms, level="learner")
+             .rename_axis(["dataset", "algorithm"]))
     final = final_rows(table)
     out = pd.DataFrame({"dataset": final[col.STREAM_NAME].map(dataset_of),
                         "algorithm": final[col.LEARNER_NAME].map(algorithms),

@@ -46,10 +46,7 @@ def final_intervals(table: pd.DataFrame) -> tuple[pd.DataFrame, pd.Series]:
     over the finished runs, and how many runs finished of how many ran; and the runs of the
     (dataset, learner) pairs none of whose runs finished."""
     fin = one_per_learner(final_rows(table))
-    asked = (table.drop_duplicates(col.RUN_ID)
-             .assign(dataset=lambda t: label(t, col.STREAM).map(families.dataset_of),
-                     learner=lambda t: label(t, col.LEARNER))
-             .groupby(["dataset", "learner"]).size())
+    asked = families.runs_asked(table)
     rows = []
     for (dataset, learner), sub in fin.groupby(
             [fin[col.STREAM_NAME].map(families.dataset_of), col.LEARNER_NAME], sort=False):

@@ -200,15 +200,15 @@ def selection_section(selection: pd.DataFrame, algorithms: Mapping[str, str]) ->
     lines += [markdown_table(rows), "", "No parameter searched (LIBOL searches none for "
               "them): " + (", ".join(fixed) or NONE) + ".", ""]
     steps = selection.groupby([col.STREAM, "algorithm", "param"], sort=False)["chosen"]
-    none_chosen = steps.apply(lambda c: not c.astype(bool).any())
-    if none_chosen.any():
+    unchosen = steps.apply(lambda c: not c.astype(bool).any())
+    unchosen = unchosen[unchosen].index.to_frame(index=False)
+    if len(unchosen):
         lines += ["Nothing to choose (every candidate broke down numerically; the parameter "
                   "kept its configured value, and a run of the table that meets the same "
                   "breakdown is a failed run naming it): " + "; ".join(
-                      f"{a} {p} on {s}" for (s, a, p) in zip(
-                          short_names(pd.Series([k[0] for k in none_chosen[none_chosen].index])),
-                          [k[1] for k in none_chosen[none_chosen].index],
-                          [k[2] for k in none_chosen[none_chosen].index])) + ".", ""]
+                      f"{a} {p} on {s}" for s, a, p in zip(
+                          short_names(unchosen[col.STREAM]), unchosen["algorithm"],
+                          unchosen["param"])) + ".", ""]
     broken = selection[selection["breakdown"].notna()] if "breakdown" in selection else []
     if len(broken):
         lines += ["Candidates whose selection pass broke down numerically (the rule's "

@@ -78,6 +78,18 @@ def kesler_columns(X, index: np.ndarray, k: int) -> sp.csr_matrix:
                            np.concatenate([column, column]))), shape=(k * d, n * rivals))
 
 
+def certified(X, W: np.ndarray, index: np.ndarray, lower: float, lam: float, limits: Limits,
+              problem: str):
+    """(margins, predicted, objective) of W, whose objective sum_t hinge + lam/2 ||W||^2 the
+    dual value ``lower`` must meet within the limits' relative gap, else NotCertified."""
+    margins, predicted = margins_and_predictions(X, W, index)
+    objective = float(np.maximum(0.0, 1.0 - margins).sum()) + 0.5 * lam * float((W * W).sum())
+    if lower < objective - limits.accept * max(1.0, abs(objective)):
+        raise NotCertified(f"the {problem}'s gap {objective - lower:.3g} is above "
+                           f"{limits.accept:g} of its objective {objective:.6g}")
+    return margins, predicted, objective
+
+
 def best_multiclass_hinge(X, index: np.ndarray, k: int, limits: Limits | None = None):
     """(W, its margins, its predicted classes, objective, certified lower bound, info) of
     min_W sum_t multiclass hinge."""
@@ -96,11 +108,8 @@ def best_multiclass_hinge(X, index: np.ndarray, k: int, limits: Limits | None = 
     alpha = np.asarray(res.x, dtype=float)
     residual = float(np.abs(Z @ alpha).max(initial=0.0))
     lower = float(alpha.sum()) - residual * float(np.abs(W).sum())
-    margins, predicted = margins_and_predictions(X, W, index)
-    objective = float(np.maximum(0.0, 1.0 - margins).sum())
-    if lower < objective - limits.accept * max(1.0, abs(objective)):
-        raise NotCertified(f"the multiclass hinge LP's gap {objective - lower:.3g} is above "
-                           f"{limits.accept:g} of its objective {objective:.6g}")
+    margins, predicted, objective = certified(X, W, index, lower, 0.0, limits,
+                                              "multiclass hinge LP")
     return W, margins, predicted, objective, min(lower, objective), {
         "solver": "highs-multiclass-dual-lp", "dual_residual": residual}
 
@@ -157,11 +166,8 @@ def best_multiclass_ridge(X, index: np.ndarray, k: int, lam: float,
     W = x[:k * d].reshape(k, d)
     a = feasible_dual(z[:m], n, k)
     lower = ridge_dual_value(Z, a, lam)
-    margins, predicted = margins_and_predictions(X, W, index)
-    objective = float(np.maximum(0.0, 1.0 - margins).sum()) + 0.5 * lam * float((W * W).sum())
-    if lower < objective - limits.accept * max(1.0, abs(objective)):
-        raise NotCertified(f"the multiclass ridge QP's gap {objective - lower:.3g} is above "
-                           f"{limits.accept:g} of its objective {objective:.6g}")
+    margins, predicted, objective = certified(X, W, index, lower, lam, limits,
+                                              "multiclass ridge QP")
     return W, margins, predicted, objective, min(lower, objective), {
         "solver": f"clarabel-multiclass-ridge ({status})",
         "gap": objective - lower}

@@ -50,10 +50,6 @@ class PCALearner(Learner):
         """The orthonormal rows of the subspace played next."""
         return self.state_.w[:self.played_rank()].copy()
 
-    @property
-    def moves_on_zero_rows(self):
-        return False
-
 
 #: the rank of the projection played
 _RANK = Interval(1, inf, integer=True)
@@ -243,9 +239,6 @@ class PCAGD(PCALearner, key="pca_gd"):
     def _fresh_state(self, d):
         m = d - int(self.k)
         return State(np.eye(d) * (m / d), np.zeros((1, d)), np.zeros(1))
-
-    def played_rank(self):
-        return int(self.n_features_)
 
     def basis(self):
         """The top-k eigenvectors of I - W (the subspace the mixture weighs most)."""

@@ -193,6 +193,8 @@ def brand_predict(params, idx, val, w, A, s):
 @inline_allocating
 def brand_update(params, idx, val, y, margin, w, A, s):
     s[0] += 1.0
+    if is_zero_row(idx, val):                    # nothing to learn from it
+        return False
     R, d = params.max_rank, A.shape[1]
     r = int(s[1])
     S, m = s[2:2 + R + 1], s[2 + R + 1:]
@@ -215,12 +217,6 @@ def brand_update(params, idx, val, y, margin, w, A, s):
     if not math.isfinite(rho):                   # the row's scale left float64: stop (NaN)
         w[:, :] = math.nan
         return True
-    if rho == 0.0:                               # a zero row: nothing to learn from it
-        zero = True
-        for i in range(r):
-            zero = zero and m[i] == 0.0
-        if zero:
-            return False
     grow = rho > params.threshold and r < d and (r < R or params.truncate)
     size = r + 1 if grow else r
     if size == 0:
