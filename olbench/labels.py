@@ -275,6 +275,15 @@ def file_classes(labels_seen: Iterable[Any], positive_label: Any, negative_label
     return multiclass_classes(sorted(labels_seen), source=source)
 
 
+def labels_dropped(positive_label: Any, negative_label: Any, source: str) -> None:
+    """Refuse a binarisation beside ``task=pca``, which reads the data's labels and drops them
+    (y = 0 every row): ``positive_label``/``negative_label`` would have nothing to act on."""
+    if (positive_label, negative_label) != (None, None):
+        raise ValueError(f"{source}: task=pca drops the labels (online PCA reads the rows "
+                         f"alone), but positive_label={positive_label!r}/negative_label="
+                         f"{negative_label!r} binarise them: leave them null")
+
+
 class ClassLabels:
     """The labels of a multiclass run, chunk by chunk: each class code to its index 0..k-1 in
     ``classes`` (ascending codes), float64 as every label array. A code outside ``classes``

@@ -36,7 +36,7 @@ import scipy.sparse as sp
 from olbench.component import InvalidParameterError, IsInstance, OneOf, UnknownNameError, _fmt
 from olbench.datasets import Card, find_local, get_card, locate, openml
 from olbench.datasets.fetch import offline
-from olbench.labels import label_key
+from olbench.labels import label_key, labels_dropped
 from olbench.streams.base import (
     Chunk,
     Fingerprint,
@@ -157,9 +157,7 @@ learner takes it whole with stream.task=multiclass
             raise ValueError(f"dataset {card.name!r} is a regression set: positive_label and "
                              f"negative_label do not apply")
         if self.task_option == "pca":
-            if (self.positive_label, self.negative_label) != (None, None):
-                raise ValueError("task=pca drops the labels: positive_label/negative_label do "
-                                 "not apply; leave them null")
+            labels_dropped(self.positive_label, self.negative_label, f"dataset {card.name!r}")
         elif self.task_option == "multiclass":
             if card.task != "multiclass" or (self.positive_label, self.negative_label) != (
                     None, None):

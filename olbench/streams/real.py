@@ -17,17 +17,39 @@ from typing import Any
 import numpy as np
 
 from olbench.component import Interval, OneOf
-from olbench.labels import LabelMap, file_classes, sorted_labels
+from olbench.labels import LabelMap, file_classes, labels_dropped, sorted_labels
 from olbench.streams.base import InMemoryStream
 from olbench.streams.orders import ORDERS, permutation
 from olbench.streams.preprocess import Standardizer, normalize_rows
 
-#: the tasks a real data file can be read as
-FILE_TASKS = ("classification", "regression", "multiclass")
+#: the tasks a real data file can be read as ("pca": the rows alone, for online PCA; the
+#: labels are read as the file has them, then dropped: y = 0 every row)
+FILE_TASKS = ("classification", "regression", "multiclass", "pca")
 #: constraints of the options every real-data stream has
 REAL_DATA_CONSTRAINTS = {"order": OneOf(*ORDERS), "seed": Interval(0, 2**63 - 1, integer=True),
                          "normalize": OneOf(True, False), "standardize": OneOf(True, False),
                          "bias": OneOf(True, False)}
+
+
+def check_file_task(stream: Any) -> None:
+    """A data file read for online PCA (``task="pca"``) with a binarisation beside it refused
+    (:func:`~olbench.labels.labels_dropped`), at construction, naming the file."""
+    if stream.task == "pca":
+        labels_dropped(stream.positive_label, stream.negative_label,
+                       f"{stream.key} file {stream.path}")
+
+
+def unmapped_labels(task: str, raw: np.ndarray) -> np.ndarray:
+    """The labels of rows read as ``task`` when no binary map applies: the targets or class
+    codes as float64, or for ``task="pca"`` none (y = 0 every row: the labels dropped,
+    whatever the file holds there).
+
+    >>> unmapped_labels("pca", np.array(["M", "B"], dtype=object)).tolist()
+    [0.0, 0.0]
+    """
+    if task == "pca":
+        return np.zeros(len(raw))
+    return np.asarray(raw, dtype=np.float64)
 
 
 class RealArrays(InMemoryStream):
@@ -65,7 +87,7 @@ class RealArrays(InMemoryStream):
             if keep is not None:
                 X = X[keep]
         else:
-            y = np.asarray(raw, dtype=np.float64)
+            y = unmapped_labels(self.task, raw)
         if self.task == "multiclass":     # the file's class codes kept, as y and as classes
             fields["classes"] = file_classes(
                 np.unique(y), getattr(self, "positive_label", None),

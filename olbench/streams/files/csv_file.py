@@ -20,7 +20,9 @@ class Csv(TextFile, key="csv"):
     ``label_column``: the header name of the labels (or regression targets); ``features``:
     the feature columns (default: every other column, in file order). Every feature value
     must be a finite number; labels may be numbers or strings (then give ``positive_label``,
-    e.g. ``"M"``). The file is UTF-8; quoted fields may not contain line breaks.
+    e.g. ``"M"``). ``task="pca"``: the feature columns alone, for online PCA (the label column
+    is left out of the rows and its values, whatever they are, dropped: y = 0 every row).
+    The file is UTF-8; quoted fields may not contain line breaks.
     ``meta.extra["columns"]`` lists the feature columns.
     """
 
@@ -114,6 +116,8 @@ class Csv(TextFile, key="csv"):
             if infinite.any():  # "inf", or a number too large for float64 such as 1e400
                 text = df[name].iloc[int(np.flatnonzero(infinite)[0])]
                 raise ValueError(f"column {name!r}: not a finite number: {text!r}")
+        if self.task == "pca":      # the labels dropped: their values never read
+            return X, np.zeros(len(df))
         raw = df[self.label_column].str.strip()
         if (raw == "").any():
             raise ValueError(f"column {self.label_column!r}: empty value")
@@ -125,7 +129,7 @@ class Csv(TextFile, key="csv"):
             raise ValueError(f"column {self.label_column!r}: target is not a number: {text!r}")
         return X, raw.to_numpy(dtype=object)
 
-    def _explain(self, error: Exception) -> str:
+    def _explain(self, error: Exception, line: bytes = b"") -> str:
         if isinstance(error, UnicodeDecodeError):
             return f"not UTF-8 text ({error})"
         return str(error)

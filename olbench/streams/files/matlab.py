@@ -11,7 +11,7 @@ import scipy.sparse as sp
 from olbench.component import Interval, IsInstance, OneOf
 from olbench.paths import resolve_path
 from olbench.streams.orders import ORDERS
-from olbench.streams.real import FILE_TASKS, REAL_DATA_CONSTRAINTS, RealFile
+from olbench.streams.real import FILE_TASKS, REAL_DATA_CONSTRAINTS, RealFile, check_file_task
 
 #: the variable of a .mat file's fixed permutations (LIBOL's glass.mat: 20 x 214)
 IDS_VARIABLE = "ID_ALL"
@@ -25,9 +25,10 @@ class MatFile(RealFile, key="mat"):
     permutation number ``seed`` (1-based: a row of the matrix ``ID_ALL``, as glass.mat holds
     20 of them; no LIBOL code reads it -- LIBOL's runs use ``order="libol"``).
     ``task="multiclass"`` keeps the classes as the file codes them
-    (LIBOL's glass and segment: 1..k); ``"regression"`` the targets. Loaded whole with
-    ``scipy.io.loadmat`` (such files are small). A sparse matrix (MATLAB's ``sparse``) gives
-    sparse features (``standardize`` then only scales, see
+    (LIBOL's glass and segment: 1..k); ``"regression"`` the targets; ``"pca"`` the rows
+    alone, for online PCA (the label column read, then dropped: y = 0 every row). Loaded
+    whole with ``scipy.io.loadmat`` (such files are small). A sparse matrix (MATLAB's
+    ``sparse``) gives sparse features (``standardize`` then only scales, see
     :class:`~olbench.streams.preprocess.Standardizer`).
 
     >>> import tempfile, os, scipy.io
@@ -53,6 +54,10 @@ class MatFile(RealFile, key="mat"):
         self.order, self.seed = order, seed
         self.normalize, self.standardize, self.bias = normalize, standardize, bias
         self.validate()
+
+    def validate(self) -> None:
+        super().validate()
+        check_file_task(self)
 
     @classmethod
     def seed_in_run(cls, params, run_seed, child):

@@ -41,7 +41,10 @@ class Svmlight(TextFile, key="libsvm"):
     occurs). Labels: {-1,+1}, {0,1}, {1,2}, {2,4} map to {-1,+1} (larger label positive)
     unless ``positive_label`` is given; multiclass files need ``positive_label``
     (one-vs-rest, or one-vs-one with ``negative_label``), or ``task="multiclass"``, which keeps
-    the file's class codes (``meta.classes``). ``task="regression"`` keeps the targets.
+    the file's class codes (``meta.classes``). ``task="regression"`` keeps the targets;
+    ``task="pca"`` the rows alone, for online PCA: every label dropped (y = 0), whatever its
+    value (NaN, 0.5, ...), but each line still needs one, a number, since the format's first
+    field is the label (a line that starts with ``index:value`` is refused, naming it).
     ``meta.extra`` has ``labels_seen``, ``positive_label``, ``zero_based``, ``path``.
 
     ``hash_features``: d, the number of buckets the feature indices are hashed into (with a
@@ -76,12 +79,24 @@ class Svmlight(TextFile, key="libsvm"):
         X, y = load_svmlight_file(io.BytesIO(block), zero_based=True, dtype=np.float64)
         return X, y
 
-    def _explain(self, error: Exception) -> str:
+    def _explain(self, error: Exception, line: bytes = b"") -> str:
         text = str(error)
+        label = line.split(b"#", 1)[0].split()[:1]
+        if self.task == "pca" and label and not self._parses(label[0]):
+            return (f"the label {label[0].decode('utf-8', 'replace')!r} is not a number: an "
+                    f"svmlight line starts with its label, which task=pca reads and then drops "
+                    f"(write 0 where a row has none)")
         for key, hint in _SVMLIGHT_HINTS.items():
             if key in text:
                 return f"{hint} ({text})"
         return text
+
+    def _parses(self, line: bytes) -> bool:
+        try:
+            self._parse(line + b"\n")
+        except (ValueError, IndexError, OverflowError):
+            return False
+        return True
 
     def _check_block(self, scan, X_raw, raw, block, first_line) -> None:
         super()._check_block(scan, X_raw, raw, block, first_line)

@@ -30,7 +30,12 @@ from olbench.streams.base import (
 from olbench.streams.files.blocks import read_blocks, rechunk
 from olbench.streams.orders import permutation
 from olbench.streams.preprocess import ColumnStats, Standardizer, normalize_rows
-from olbench.streams.real import FILE_TASKS, REAL_DATA_CONSTRAINTS
+from olbench.streams.real import (
+    FILE_TASKS,
+    REAL_DATA_CONSTRAINTS,
+    check_file_task,
+    unmapped_labels,
+)
 
 #: rows gathered per read in permuted order
 GATHER_ROWS = 8192
@@ -70,6 +75,10 @@ class TextFile(Stream):
                    "task": OneOf(*FILE_TASKS)}
     comment = b"#"
 
+    def validate(self) -> None:
+        super().validate()
+        check_file_task(self)
+
     # ---------------------------------------------------------------- format hooks
     def _start(self, path: Path) -> tuple[int, int]:
         """(byte offset, line number) of the first data line."""
@@ -96,7 +105,7 @@ class TextFile(Stream):
                 self._parse(line + b"\n")
             except (ValueError, IndexError, OverflowError) as e:
                 error = e
-            return self._error(lineno, f"{self._explain(error)}: {self._show(line)}")
+            return self._error(lineno, f"{self._explain(error, line)}: {self._show(line)}")
         last = first_line + block.count(b"\n")
         return ValueError(f"{self._path()}:{first_line}-{last}: {self._explain(error)}")
 
@@ -104,7 +113,8 @@ class TextFile(Stream):
     def _show(line: bytes) -> str:
         return "line " + repr(line.strip()[:120].decode("utf-8", "replace"))
 
-    def _explain(self, error: Exception) -> str:
+    def _explain(self, error: Exception, line: bytes = b"") -> str:
+        """What is wrong, from the parser's ``error`` on ``line`` (empty: a whole block)."""
         return str(error)
 
     def _columns(self, scan: Scan, X_raw) -> Any:
@@ -173,7 +183,7 @@ class TextFile(Stream):
         return scan
 
     def _check_block(self, scan, X_raw, raw, block, first_line) -> None:
-        if raw.dtype == object:  # string class names (CSV)
+        if raw.dtype == object or self.task == "pca":  # string class names (CSV); dropped
             return
         what = "target" if self.task == "regression" else "label"
         if not np.all(np.isfinite(raw)):
@@ -233,7 +243,7 @@ class TextFile(Stream):
                 if keep is not None:
                     X = X[keep]
             else:
-                y = np.asarray(raw, dtype=np.float64)
+                y = unmapped_labels(self.task, raw)
             if transform:
                 if scan.standardizer is not None:
                     X = scan.standardizer.apply(X)
