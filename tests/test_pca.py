@@ -112,7 +112,7 @@ def test_learners_approach_the_best_subspace_on_a_low_rank_stream():
         assert 0.0 <= regret <= 0.25 * best, key
 
 
-@pytest.mark.parametrize("key", ["pca_ftl", "oja", "brand_svd"])
+@pytest.mark.parametrize("key", ["pca_ftl", "oja", "brand_svd", "pca_gd", "pca_meg"])
 def test_bad_ranks_thresholds_and_rows_are_refused_by_name(key):
     X = _rows(0, n=10, d=4)
     with pytest.raises(ValueError, match="k=4 must be below the data's dimension d=4"):
@@ -210,12 +210,22 @@ def test_a_drifting_subspace_switches_or_turns_as_declared():
         make_stream("drifting_subspace", n=50, switch_at=[60])
 
 
+def _declared_bound(key, T, L, R, d, k, eta):
+    from olbench.bounds import pca_gd_regret, pca_meg_regret
+
+    return pca_gd_regret(T, R, d, k, eta) if key == "pca_gd" else \
+        pca_meg_regret(L, R, d, k, eta)
+
+
 @pytest.mark.parametrize("seed", range(3))
-@pytest.mark.parametrize("eta", [0.02, 0.3])
-def test_gradient_descent_on_the_capped_spectrahedron_stays_within_its_regret_bound(seed, eta):
-    """Zinkevich's bound m(d-m)/(2 eta d) + eta T R^4 / 2 (m = d - k) holds at every
-    checkpoint on a fixed, a switching and the adversarial stream; W stays in the set."""
-    from olbench.bounds import bound_table, pca_gd_regret
+@pytest.mark.parametrize("key,eta", [("pca_gd", 0.02), ("pca_gd", 0.3), ("pca_meg", 0.05),
+                                     ("pca_meg", 1.0), ("pca_meg", 8.0)])
+def test_the_mixture_learners_stay_within_their_regret_bounds(key, eta, seed):
+    """GD on the capped spectrahedron within Zinkevich's m(d-m)/(2 eta d) + eta T R^4 / 2,
+    capped MEG within (eta R^2 L + m R^2 ln(d/m)) / (1 - exp(-eta R^2)) - L (m = d - k), at
+    every checkpoint, on a fixed, a switching and the adversarial stream; W stays in
+    {0 <= W <= I, tr W = m}."""
+    from olbench.bounds import bound_table
 
     for stream in (make_stream("low_rank", n=600, d=6, spectrum=[0.8, 0.4], noise=0.05,
                                seed=seed),
@@ -225,27 +235,74 @@ def test_gradient_descent_on_the_capped_spectrahedron_stays_within_its_regret_bo
         X, y = stream.materialize()
         d = X.shape[1]
         k = 1 if d == 2 else 2
-        learner = make_learner("pca_gd", k=k, eta=eta)
+        learner = make_learner(key, k=k, eta=eta)
         trace = run(learner, X)
         fit = make_comparator("best_subspace", k=k).fit(X, y, stream.meta, cache=None)
         R = float(np.linalg.norm(X, axis=1).max())
         table = bound_table(learner, trace, checkpoints=[10, 100, 600], R=R, fits={"b": fit})
         assert table["bound_holds"].all()
-        regret = np.cumsum(trace.margins)[[9, 99, 599]] - np.cumsum(fit.losses)[[9, 99, 599]]
+        best = np.cumsum(fit.losses)[[9, 99, 599]]
+        regret = np.cumsum(trace.margins)[[9, 99, 599]] - best
         np.testing.assert_allclose(table["observed"], regret, rtol=1e-12, atol=1e-12)
-        np.testing.assert_allclose(table["bound"], [pca_gd_regret(T, R, d, k, eta)
-                                                    for T in (10, 100, 600)], rtol=1e-15)
+        np.testing.assert_allclose(table["bound"], [
+            _declared_bound(key, T, L, R, d, k, eta) for T, L in zip((10, 100, 600), best)],
+            rtol=1e-12)
         values = np.linalg.eigvalsh(trace.state["w"])
         assert values.min() >= -1e-12 and values.max() <= 1 + 1e-12
         assert values.sum() == pytest.approx(d - k, abs=1e-9)
+
+
+def test_meg_keeps_the_logarithm_where_the_density_underflows():
+    """On a long low-rank stream the density's trailing eigenvalues fall far below float64's
+    smallest positive number (log D below -745): the rule, in the log domain, runs on, its W
+    exact in the set, its regret within the bound and far below the first rows' loss rate."""
+    from olbench.bounds import bound_table
+
+    stream = make_stream("low_rank", n=4000, d=8, spectrum=[3.0, 2.0], noise=0.05, seed=1)
+    X, y = stream.materialize()
+    learner = make_learner("pca_meg", k=2, eta=2.0)
+    trace = run(learner, X)
+    log_values = np.linalg.eigvalsh(trace.state["A"])
+    assert log_values.min() < -745.0 and np.isfinite(trace.margins).all()
+    # capped at log(1/m), up to the round-off of rebuilding log D from eigenvalues near -1e4
+    assert log_values.max() <= -np.log(6) + 1e-15 * abs(log_values.min())
+    fit = make_comparator("best_subspace", k=2).fit(X, y, stream.meta, cache=None)
+    table = bound_table(learner, trace, checkpoints=[4000],
+                        R=float(np.linalg.norm(X, axis=1).max()), fits={"b": fit})
+    assert table["bound_holds"].all()
+    assert trace.margins[-1000:].mean() < 0.05 * trace.margins[:50].mean()
+
+
+def test_meg_on_diagonal_rows_is_capped_hedge_on_the_coordinates():
+    """Rows along the axes keep D diagonal: MEG is then the capped Hedge of W&K Sec. 3 over
+    the d coordinates (losses x_i^2), whose weights are written here from its definition."""
+    rng = np.random.default_rng(3)
+    d, k, eta = 5, 2, 0.7
+    X = np.zeros((40, d))
+    X[np.arange(40), rng.integers(0, d, 40)] = rng.uniform(0.2, 1.5, 40)
+    m = d - k
+    weights, expected = np.full(d, 1.0 / d), []
+    for x in X:
+        expected.append(m * weights @ x ** 2)
+        weights = weights * np.exp(-eta * x ** 2)
+        weights /= weights.sum()
+        for _ in range(d):                          # cap at 1/m, rescale the rest, repeat
+            over = weights >= 1.0 / m
+            weights[~over] *= (1.0 - over.sum() / m) / weights[~over].sum()
+            weights[over] = 1.0 / m
+            if (weights <= 1.0 / m + 1e-15).all():
+                break
+    trace = run(make_learner("pca_meg", k=k, eta=eta), X)
+    np.testing.assert_allclose(trace.margins, expected, rtol=1e-12, atol=1e-14)
 
 
 def test_arithmetic_that_leaves_float64_stops_the_run_naming_it():
     """A step or a row past float64 makes the matrix inf: LAPACK would raise on it; the rules
     turn it into NaN and the run stops at the next loss, saying why."""
     rows = np.random.default_rng(0).standard_normal((20, 4))
-    with pytest.raises(ValueError, match=r"eta=5.7e\+307"):
-        run(make_learner("pca_gd", eta=5.7e307), rows)
+    for key in ("pca_gd", "pca_meg"):
+        with pytest.raises(ValueError, match=r"eta=5.7e\+307"):
+            run(make_learner(key, eta=5.7e307), rows)
     huge = np.array([[1e200, 1.0, 0.0], [1e200, 0.0, 1.0], [1.0, 1.0, 1.0]])
     for key in ("pca_ftl", "brand_svd"):
         with pytest.raises(ValueError, match="NaN or infinite at row"):

@@ -84,7 +84,7 @@ from olbench.bounds.pa import (
                                  pa2_squared_loss,
                                  pa_separable,
 )
-from olbench.bounds.pca import PCA_GD_REGRET, pca_gd_regret
+from olbench.bounds.pca import PCA_GD_REGRET, PCA_MEG_REGRET, pca_gd_regret, pca_meg_regret
 from olbench.bounds.perceptron import (
                                  FREUND_SCHAPIRE,
                                  NOVIKOFF,
@@ -113,6 +113,7 @@ __all__ = [
     "ALMA2_CORRECTIONS", "ROMMA_SEPARABLE", "SOP_MISTAKES", "alma2_corrections",
     "romma_separable", "sop_mistakes", "ADAGRAD_REGRET", "FOBOS_REGRET", "PEGASOS_REGRET",
     "RDA_REGRET", "adagrad_regret", "rda_regret", "PCA_GD_REGRET", "pca_gd_regret",
+    "PCA_MEG_REGRET", "pca_meg_regret",
     "FORGETRON_MISTAKES", "KERNEL_NOVIKOFF", "forgetron_mistakes",
     "AROW_MISTAKES", "BOUND_COLUMNS", "BoundCheck", "BoundViolation", "FREUND_SCHAPIRE",
     "NOVIKOFF", "OGD_REGRET", "PA1_MISTAKES", "PA2_SQUARED_LOSS", "PA_SEPARABLE", "RunRecord",

@@ -12,12 +12,13 @@ from typing import ClassVar
 
 import numpy as np
 
-from olbench.bounds import PCA_GD_REGRET
+from olbench.bounds import PCA_GD_REGRET, PCA_MEG_REGRET
 from olbench.component import Interval, OneOf
 from olbench.learners.base import Learner
 from olbench.learners.state import State
 from olbench.resources import Footprint, features
 from olbench.rules import pca as rule
+from olbench.rules.pca_meg import MEG_RULE, MEGParams
 
 
 class PCALearner(Learner):
@@ -209,7 +210,25 @@ class BrandSVD(PCALearner, key="brand_svd"):
                                 float(self.threshold), bool(self.truncate))
 
 
-class PCAGD(PCALearner, key="pca_gd"):
+class CappedMixture(PCALearner):
+    """Base of the learners that play a mixture of projections: W in {0 <= W <= I,
+    tr W = d - k} (``w``), the relaxed complement of a rank-k projection; the loss recorded
+    is x' W x, the expected compression loss of a projection drawn from the mixture W stands
+    for (Warmuth & Kuzmin 2008, Sec. 3.1). W_1 = ((d - k)/d) I."""
+
+    constraints = {"k": _RANK, "eta": Interval(0, inf, low_open=True)}
+
+    def basis(self):
+        """The top-k eigenvectors of I - W (the subspace the mixture weighs most)."""
+        values, vectors = np.linalg.eigh(self.state_.w)
+        return vectors[:, :int(self.k)].T.copy()
+
+    def footprint(self, n, d, nnz=None):
+        return Footprint(8.0 * (6 * d * d + 4 * d + 16), "the d x d matrix W",
+                         features(d), "use oja or brand_svd (no d x d matrix)")
+
+
+class PCAGD(CappedMixture, key="pca_gd"):
     """Online PCA by gradient descent on the capped spectrahedron (:mod:`olbench.rules.pca`):
     W_t in {0 <= W <= I, tr W = d - k}, the relaxed complement of a rank-k projection, from
     W_1 = ((d - k)/d) I; it records x_t' W_t x_t, the expected compression loss of the mixture
@@ -229,7 +248,6 @@ class PCAGD(PCALearner, key="pca_gd"):
     summary = ("online PCA: gradient descent on the capped spectrahedron (the mixture's "
                "expected loss; regret bound)")
     source = "Warmuth & Kuzmin 2008; Nie, Kotlowski, Warmuth 2016"
-    constraints = {"k": _RANK, "eta": Interval(0, inf, low_open=True)}
     bounds = (PCA_GD_REGRET,)
 
     def __init__(self, *, k: int = 1, eta: float = 0.1):
@@ -240,17 +258,45 @@ class PCAGD(PCALearner, key="pca_gd"):
         m = d - int(self.k)
         return State(np.eye(d) * (m / d), np.zeros((1, d)), np.zeros(1))
 
-    def basis(self):
-        """The top-k eigenvectors of I - W (the subspace the mixture weighs most)."""
-        values, vectors = np.linalg.eigh(self.state_.w)
-        return vectors[:, :int(self.k)].T.copy()
-
-    def footprint(self, n, d, nnz=None):
-        return Footprint(8.0 * (6 * d * d + 4 * d + 16), "the d x d matrix W",
-                         features(d), "use oja or brand_svd (no d x d matrix)")
-
     def rule(self):
         return rule.GD_RULE
 
     def rule_params(self):
         return rule.GDParams(float(self.n_features_ - int(self.k)), float(self.eta))
+
+
+class PCAMEG(CappedMixture, key="pca_meg"):
+    """Online PCA by matrix exponentiated gradient with capping
+    (:mod:`olbench.rules.pca_meg`): the density matrix D_t = W_t / m, m = d - k, eigenvalues
+    capped at 1/m, from D_1 = I/d; it records x_t' W_t x_t = m x_t' D_t x_t (the mixture's
+    expected compression loss) and steps D <- cap(exp(log D - eta x x') / Z). Its regret
+    against the best rank-k projection, whose loss on the rows so far is L, is at most
+    (eta R^2 L + m R^2 ln(d/m)) / (1 - exp(-eta R^2)) - L (:mod:`olbench.bounds.pca`): only
+    logarithmic in d. Source: Warmuth & Kuzmin (JMLR 9, 2008), Sec. 3-4. ``w`` is W (d x d),
+    ``A`` log D.
+
+    >>> import numpy as np
+    >>> from olbench import run
+    >>> losses = run(PCAMEG(k=1, eta=1.0), np.array([[2.0, 0.0], [2.0, 0.0]])).margins
+    >>> losses.round(6).tolist()   # W_1 = I/2: loses 2; then e_1's share falls to 1/(1+e^4)
+    [2.0, 0.071945]
+    """
+
+    summary = ("online PCA: matrix exponentiated gradient with capping (regret logarithmic "
+               "in d)")
+    source = "Warmuth & Kuzmin 2008"
+    bounds = (PCA_MEG_REGRET,)
+
+    def __init__(self, *, k: int = 1, eta: float = 1.0):
+        self.k = k
+        self.eta = eta
+
+    def _fresh_state(self, d):
+        m = d - int(self.k)
+        return State(np.eye(d) * (m / d), np.eye(d) * -np.log(d), np.zeros(1))
+
+    def rule(self):
+        return MEG_RULE
+
+    def rule_params(self):
+        return MEGParams(float(self.n_features_ - int(self.k)), float(self.eta))

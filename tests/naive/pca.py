@@ -121,3 +121,38 @@ def pca_gd(X, y, *, k=1, eta=0.1):
             clipped = np.clip(values - _capped_shift(values, m), 0.0, 1.0)
             W = vectors @ np.diag(clipped) @ vectors.T
     return result(margins, updated, w=W)
+
+
+def _capped(weights, cap):
+    """The relative-entropy projection of a probability vector on {w <= cap}: the largest
+    entries set to cap, the rest rescaled to make up the mass, the fewest capped that keep
+    every rescaled one at most cap (Warmuth & Kuzmin 2008, Sec. 3.2)."""
+    order = np.argsort(weights)[::-1]
+    for capped in range(weights.size):
+        rest = order[capped:]
+        scaled = weights[rest] * (1.0 - capped * cap) / weights[rest].sum()
+        if scaled.max() <= cap * (1 + 1e-12):
+            out = np.full(weights.size, cap)
+            out[rest] = scaled
+            return out
+    raise AssertionError("no capping")
+
+
+@twin(pca_meg=[{"k": 1, "eta": 0.2}, {"k": 2, "eta": 0.3}])
+def pca_meg(X, y, *, k=1, eta=1.0):
+    """Warmuth & Kuzmin (2008), Sec. 3-4: the density matrix D_1 = I/d; suffer
+    m x' D x (m = d - k); D <- cap_{1/m}(exp(log D - eta x x') / tr), the matrix logarithm and
+    exponential taken through numpy's eigh in the linear domain (the rule keeps log D)."""
+    d = X.shape[1]
+    m = d - k
+    D, margins, updated = np.eye(d) / d, [], []
+    for x in X:
+        margins.append(float(m * (x @ D @ x)))
+        updated.append(bool(x.any()))
+        if x.any():
+            values, vectors = np.linalg.eigh(D)
+            log_D = vectors @ np.diag(np.log(values)) @ vectors.T
+            values, vectors = np.linalg.eigh(log_D - eta * np.outer(x, x))
+            weights = np.exp(values - values.max())
+            D = vectors @ np.diag(_capped(weights / weights.sum(), 1.0 / m)) @ vectors.T
+    return result(margins, updated, w=m * D)
