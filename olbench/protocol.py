@@ -66,6 +66,9 @@ class Trace:
     #: chunk ends: a lazy learner's count costs O(d); NaN too where the learner's w is not a
     #: weight vector: :meth:`Learner.nonzero_weights`)
     nonzero_cum: np.ndarray = field(default_factory=lambda: np.zeros(0), repr=False)
+    #: ``(t, snapshot)`` at each checkpoint where the learner has one to give
+    #: (:meth:`Learner.checkpoint_snapshot`: an online PCA learner's subspace played next)
+    snapshots: tuple = field(default=(), repr=False)
     #: a multiclass run's: the class predicted at each round (an index into ``classes``,
     #: the lowest among the top scores) and the class codes; ``y`` and ``predicted`` hold
     #: indices, ``margins`` the multiclass margins s_y - max_{r != y} s_r (olbench.losses)
@@ -300,6 +303,7 @@ def run(learner, X: Any, y: Any = None, *, loss: str | Loss | None = None,
     time_cum: list[float] = []
     timing_set = set(timing_points)
     nonzero: list[float] = []
+    snapshots: list[tuple[int, np.ndarray]] = []
     for X_chunk, y_chunk in _chunks(X, y, chunk_size, labelled=task not in UNLABELLED_TASKS):
         X_chunk = as_features(X_chunk, offset=offset,
                               check_finite=not learner.non_finite_rows_show_in_output)
@@ -343,6 +347,9 @@ def run(learner, X: Any, y: Any = None, *, loss: str | Loss | None = None,
             counted = offset + end in timing_set
             if counted:
                 learner._catch_up()            # every weight read: O(d), so at checkpoints
+                snapshot = learner.checkpoint_snapshot()
+                if snapshot is not None:
+                    snapshots.append((offset + end, snapshot))
             nonzero.append(learner.nonzero_weights() if counted else math.nan)
             begin = end
         margins.append(m), ys.append(y_chunk), updated.append(u)
@@ -370,6 +377,7 @@ def run(learner, X: Any, y: Any = None, *, loss: str | Loss | None = None,
                  state=learner.export_state(),
                  n_features=learner.n_features_, time_rows=np.array(time_rows),
                  time_cum=np.array(time_cum), nonzero_cum=np.array(nonzero, dtype=float),
+                 snapshots=tuple(snapshots),
                  **multiclass)
 
 

@@ -90,6 +90,15 @@ MULTICLASS = {"streams": [{"key": "multiclass_separable", "params": {"n": 150, "
               "learners": ["multiclass_perceptron", "multiclass_pa",
                            {"key": "one_vs_rest", "sweep": {"binary": ["perceptron", "pa"]}}]}
 
+#: online PCA learners on a fixed and a switching subspace (the online_pca study's figure)
+PCA = {"streams": [{"key": "low_rank", "params": {"n": 300, "d": 6, "spectrum": [2.0, 1.0]}},
+                   {"key": "drifting_subspace",
+                    "params": {"n": 300, "d": 6, "spectrum": [2.0, 1.0]}}],
+       "learners": [{"key": "pca_ftl", "params": {"k": 2}}, {"key": "oja", "params": {"k": 2}},
+                    {"key": "pca_meg", "params": {"k": 2, "eta": 0.1}}],
+       "comparators": [{"key": "best_subspace", "params": {"k": None}},
+                       {"key": "prefix_best_subspace", "params": {"k": None}}]}
+
 
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory) -> dict[str, tuple]:
@@ -106,7 +115,8 @@ def runs(tmp_path_factory) -> dict[str, tuple]:
            "outliers": _run(OUTLIERS, (0, 1, 2), tmp / "outliers", checkpoints=2),
            "sixteen": _run(SIXTEEN, (0,), tmp / "sixteen"),
            "sparse": _run(SPARSE, (0, 1), tmp / "sparse"),
-           "multiclass": _run(MULTICLASS, (0, 1), tmp / "multiclass")}
+           "multiclass": _run(MULTICLASS, (0, 1), tmp / "multiclass"),
+           "pca": _run(PCA, (0, 1), tmp / "pca")}
     conf = Path(__file__).resolve().parents[1] / "conf"
     with initialize_config_dir(config_dir=str(conf), version_base=None):
         cfg = compose(config_name="config",
@@ -145,7 +155,7 @@ def test_every_figure_kind_has_a_caption():
 
 
 @pytest.mark.parametrize("case", ["mixed", "drift", "regression", "outliers", "sixteen",
-                                  "textbook", "multiclass"])
+                                  "textbook", "multiclass", "pca"])
 def test_every_figure_of_the_table_passes_the_lint(case, drawn):
     problems = {key: lint(fig) for key, (_, fig) in drawn.items() if key.startswith(case + "/")}
     assert problems

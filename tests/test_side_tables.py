@@ -179,6 +179,8 @@ def test_every_study_file_the_configs_name_is_there_and_imports():
                                     "experiments/libol_multiclass/figures.py",
                                     "experiments/libol_table/published.py",
                                     "experiments/libol_table/exact_points.py",
+                                    "experiments/online_pca/figures.py",
+                                    "experiments/online_pca/table.py",
                                     "experiments/pa_vs_arow_outliers/outlier_heatmap.py",
                                     "experiments/textbook_sugiyama/textbook.py"]
     assert module_problems(experiment_modules()) == []

@@ -23,12 +23,19 @@ after the run (DESIGN.md section 1). They travel with the run's rows
   :class:`~olbench.streams.Passes`): the inputs with their targets, and the fitted kernel
   model f(x) = sum_j w_j k_j(x) (+ w_bias) over :data:`CURVE_POINTS` points spanning them
   (Sugiyama 2015, ch. 31, listings of Fig. 31.5 and 31.9: ``X = linspace(-3, 3, 1000)``);
+* ``subspace_error`` (``t``, ``sin_theta``, ``relative_gap``): an online PCA run, at each
+  checkpoint: ||sin Theta|| (spectral norm) between the subspace the learner plays next and
+  the top-k eigenvectors of sum_{s <= t} x_s x_s' (the batch SVD's of the rows seen), and that
+  matrix's relative eigengap (lambda_k - lambda_k+1) / lambda_k, without which the batch
+  subspace is not defined (a gap of 0: any distance is as good); streams of at most
+  :data:`MAX_D_FOR_SUBSPACES` features;
 * ``separation`` (``separates_inliers``): a classification run on a stream that marks its
   outliers (``meta.extra["outliers"]``): whether the final w puts every other point strictly
   on its own side (y_t w·x_t > 0).
 
 >>> sorted(SIDE_OUTPUTS)
-['final_weights', 'fit', 'kernel_curve', 'kernel_data', 'points', 'separation', 'switches']
+['final_weights', 'fit', 'kernel_curve', 'kernel_data', 'points', 'separation', 'subspace_error',
+ 'switches']
 """
 
 from __future__ import annotations
@@ -47,6 +54,9 @@ MAX_D_FOR_WEIGHTS = 64
 MAX_POINTS = 20_000
 #: the listings' N = 1000 points of a fitted kernel curve
 CURVE_POINTS = 1000
+#: online PCA runs on streams of at most this many features keep their subspace errors (a
+#: d x d eigenproblem per checkpoint)
+MAX_D_FOR_SUBSPACES = 1000
 #: the key under which a run's rows carry its outputs (:func:`attach`, :func:`detach`)
 ATTRS_KEY = "olbench_side_outputs"
 
@@ -61,6 +71,8 @@ class FinishedRun:
     meta: Any
     state: dict
     data: tuple | None = None
+    #: the learner's at the checkpoints (:attr:`olbench.protocol.Trace.snapshots`)
+    snapshots: tuple = ()
 
     def rows(self, limit: int | None = None):
         """The stream's (X, y), or its first ``limit`` rows (a file of any length is not
@@ -221,3 +233,26 @@ def separation(run: FinishedRun):
     inliers = ~np.asarray(outliers, dtype=bool)
     margins = y[inliers] * (X[inliers] @ np.asarray(run.state["w"]))
     return {"separates_inliers": [bool(np.all(margins > 0))]}
+
+
+@side_output("subspace_error", t="int64", sin_theta="float64", relative_gap="float64")
+def subspace_error(run: FinishedRun):
+    if run.meta.task != "pca" or not run.snapshots or run.meta.d > MAX_D_FOR_SUBSPACES:
+        return None
+    X, _ = run.rows()
+    k = max(basis.shape[0] for _, basis in run.snapshots)
+    covariance, seen, out = np.zeros((X.shape[1], X.shape[1])), 0, []
+    for t, basis in run.snapshots:
+        covariance += X[seen:t].T @ X[seen:t]
+        seen = t
+        values, vectors = np.linalg.eigh(covariance)          # ascending
+        top = vectors[:, -k:]
+        # ||(I - V V') U'||_2: how far the directions played lie outside the batch top-k
+        outside = basis.T - top @ (top.T @ basis.T)
+        # fewer rows than k (or rank below k): no k-th direction, a gap of 0
+        big = values[-k] > 1e-12 * values[-1] * X.shape[1]
+        gap = (values[-k] - values[-k - 1]) / values[-k] if big else 0.0
+        out.append((t, float(np.linalg.norm(outside, 2)) if basis.size else 1.0, gap))
+    t, sin_theta, gap = zip(*out)
+    return {"t": np.array(t, dtype=np.int64), "sin_theta": np.array(sin_theta),
+            "relative_gap": np.array(gap)}

@@ -106,7 +106,8 @@ def _measured(task: Task, ident: dict[str, Any], prebuilt: Prebuilt) -> pd.DataF
                   col.STREAM_MARGIN: meta.margin, col.STREAM_FINGERPRINT: meta.fingerprint})
     # what figures need of the run besides its rows (final weights, points, switches ...)
     return attach(rows, run_outputs(FinishedRun(stream, meta, trace.state,
-                                                None if whole is None else whole[:2])))
+                                                None if whole is None else whole[:2],
+                                                getattr(trace, "snapshots", ()))))
 
 
 def fit_on(comparator, data, meta, ks, cache):

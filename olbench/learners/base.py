@@ -217,6 +217,11 @@ class Learner(Traits, Component):
         """The meaningful part of ``A``, as a new array (without its scratch rows)."""
         return self.state_.A.copy()
 
+    def checkpoint_snapshot(self) -> np.ndarray | None:
+        """What the run keeps of the state at each checkpoint (:attr:`olbench.protocol.Trace.
+        snapshots`), besides the count of non-zero weights: None, nothing, by default."""
+        return None
+
     def nonzero_weights(self) -> float:
         """How many of the weights w the learner predicts with are not 0 (after
         :meth:`_catch_up`, for a lazy learner; NaN where w is not a weight vector over the

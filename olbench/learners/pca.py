@@ -51,6 +51,11 @@ class PCALearner(Learner):
         """The orthonormal rows of the subspace played next."""
         return self.state_.w[:self.played_rank()].copy()
 
+    def checkpoint_snapshot(self) -> np.ndarray:
+        """The subspace played next (:meth:`basis`): the run keeps it at every checkpoint,
+        for its distance to the batch SVD's over time (side output ``subspace_error``)."""
+        return self.basis()
+
 
 #: the rank of the projection played
 _RANK = Interval(1, inf, integer=True)

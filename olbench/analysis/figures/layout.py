@@ -87,16 +87,30 @@ def title_panels(fig: Figure, axes: list, names: list[str], ncols: int,
     the gap under the title in points, default matplotlib's); returns what the names share,
     to be said once in the figure's title ("" when nothing is)."""
     suffix = suffix or {}
-    for size in (STYLE["axes.titlesize"], 9, 8, 7.5):   # smaller type before a third line
-        width = int(title_chars(fig, ncols) * STYLE["axes.titlesize"] / size)
-        titles, shared = panel_titles(names, width)
-        titles = {n: wrap(t.replace("\n", " ") + suffix.get(n, ""), width)
-                  for n, t in titles.items()}
-        if all(t.count("\n") < 2 for t in titles.values()):
+    # the width in characters is an estimate: a title still past the figure's edge once
+    # drawn (a long unbreakable part, a panel at the edge) is wrapped narrower
+    for narrower in (1.0, 0.85, 0.7):
+        for size in (STYLE["axes.titlesize"], 9, 8, 7.5):   # smaller type before a third line
+            width = int(narrower * title_chars(fig, ncols) * STYLE["axes.titlesize"] / size)
+            titles, shared = panel_titles(names, width)
+            titles = {n: wrap(t.replace("\n", " ") + suffix.get(n, ""), width)
+                      for n, t in titles.items()}
+            if all(t.count("\n") < 2 for t in titles.values()):
+                break
+        for ax, name in zip(axes, names):
+            ax.set_title(titles[name], fontsize=size, pad=pad)
+        longest = max((len(line) for t in titles.values() for line in t.split("\n")), default=0)
+        if longest <= 0.9 * width or _titles_inside(fig, axes):   # (drawn only if near)
             break
-    for ax, name in zip(axes, names):
-        ax.set_title(titles[name], fontsize=size, pad=pad)
     return shared
+
+
+def _titles_inside(fig: Figure, axes: list) -> bool:
+    """Whether every panel title of ``axes`` lies within the figure's width, as drawn."""
+    fig.draw_without_rendering()
+    edge = fig.bbox.x1
+    return all(0 <= ax.title.get_window_extent(renderer(fig)).x0 and
+               ax.title.get_window_extent(renderer(fig)).x1 <= edge for ax in axes)
 
 
 def finish_page(fig: Figure, axes: list, names: list[str], title: str, *,
@@ -215,11 +229,17 @@ def pages(keys: Iterable, per_page: int = PANELS_PER_PAGE) -> list[list]:
 
 
 def paged(keys: Iterable, draw: Callable[[list], Figure | None],
-          per_page: int = PANELS_PER_PAGE) -> Figure | list[Figure] | None:
+          per_page: int = PANELS_PER_PAGE, fit: bool = False) -> Figure | list[Figure] | None:
     """``draw(page)`` for each page of ``keys`` (:func:`pages`): one page comes back as its
     figure, several as a list (the registry saves them as ``<stem>``, ``<stem>_2`` ...),
-    each page's title saying which part it is; None when no page has a figure."""
+    each page's title saying which part it is; None when no page has a figure. ``fit``: a
+    page taller than :data:`PAGE` (its legend and keys grown with many curves) is drawn
+    again with fewer panels to a page, down to one."""
+    keys = list(keys)
     made = [fig for fig in map(draw, pages(keys, per_page)) if fig is not None]
+    while fit and per_page > 1 and any(fig.get_figheight() > PAGE[1] for fig in made):
+        per_page -= 1
+        made = [fig for fig in map(draw, pages(keys, per_page)) if fig is not None]
     if len(made) > 1:
         for i, fig in enumerate(made, 1):
             title = fig._suptitle

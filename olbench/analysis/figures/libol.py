@@ -82,7 +82,11 @@ def libol_figure(table: pd.DataFrame) -> Figure | list | None:
     stream (:data:`ROWS_PER_PAGE` to a page), one line per learner with its band over
     seeds; a regression stream's first panel is its average loss."""
     cp = per_checkpoint(table)
-    metrics = [m for m in LIBOL_METRICS if m in cp and cp[m].notna().any()]
+    # the first panel is the mistake rate, or the average loss where a stream has no mistakes
+    # (regression, OCO, online PCA): a table with none at all keeps its three panels
+    first = [m for m in (col.MISTAKE_RATE, col.AVG_LOSS) if m in cp and cp[m].notna().any()]
+    metrics = [col.MISTAKE_RATE] * bool(first) + [
+        m for m in LIBOL_METRICS[1:] if m in cp and cp[m].notna().any()]
     if not metrics:
         return None
     cp = one_per_learner(cp)

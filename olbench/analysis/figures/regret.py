@@ -5,6 +5,8 @@ reference lines and each curve's fitted slope over a stated range of t (√t reg
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
@@ -132,7 +134,21 @@ def regret_figure(table: pd.DataFrame, *, loglog: bool = False) -> Figure | list
     def page(chosen: list[str]) -> Figure:
         return _regret_page(table, cp, chosen, styles, comparators, loglog, left_out, seeds)
 
-    return paged(streams, page)
+    made = paged(streams, page, fit=True)
+    for fig in made if isinstance(made, list) else ():
+        _shorten_title(fig)
+    return made
+
+
+def _shorten_title(fig: Figure) -> None:
+    """A page's title that the " (part i of n)" of :func:`paged` took to a third line names
+    the comparators in the key entries instead of in the title."""
+    title = fig._suptitle
+    text = title.get_text().replace("\n", " ")
+    if title.get_text().count("\n") >= 2:
+        text = re.sub(r" against .*?, mean over ", " against the comparator in each key entry, "
+                      "mean over ", text, count=1)
+        title.set_text(wrap(text, chars(fig, title.get_fontsize())))
 
 
 def _regret_page(table, cp, streams, styles, comparators, loglog, left_out, seeds) -> Figure:
