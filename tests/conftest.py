@@ -16,6 +16,13 @@ os.environ["OLBENCH_OFFLINE"] = "1"
 
 
 def pytest_configure(config):
+    # One BLAS thread per test worker: the workers own the cores, and two workers each
+    # running LAPACK on small matrices with two threads spin against each other (an eigh of
+    # 400 x 400 per row took 4 s alone and 97 s beside another worker)
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        from threadpoolctl import threadpool_limits
+
+        config._olbench_blas_limit = threadpool_limits(1, user_api="blas")
     config.addinivalue_line("markers", "needs_datasets(*names): skip (naming what is missing) "
                             "unless these datasets of the catalogue are on this machine")
     config.addinivalue_line("markers", "starts_first: a test of a minute or more, run before the "

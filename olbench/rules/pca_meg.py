@@ -72,16 +72,10 @@ def meg_update(params, idx, val, y, margin, w, A, s):
     values, vectors = np.linalg.eigh(A)
     logs = np.empty_like(values)
     capped_log_weights(values, params.m, logs)
-    d = w.shape[0]
-    for a in range(d):
-        for b in range(a, d):
-            log_entry, entry_ = 0.0, 0.0
-            for i in range(d):
-                product = vectors[a, i] * vectors[b, i]
-                log_entry += product * logs[i]
-                entry_ += product * math.exp(logs[i])
-            A[a, b] = A[b, a] = log_entry
-            w[a, b] = w[b, a] = params.m * entry_
+    # V diag(logs) V' and m V diag(exp(logs)) V' by BLAS (d^3 each: the cost of a row)
+    right = np.ascontiguousarray(vectors.T)
+    A[:, :] = (vectors * logs) @ right
+    w[:, :] = (vectors * (params.m * np.exp(logs))) @ right
     return True
 
 
