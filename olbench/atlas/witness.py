@@ -1,0 +1,88 @@
+"""Witnesses of the bound atlas (issue 30): a stream, a learner and a horizon on which a
+theorem's bound is nearly reached, kept as a small JSON file so that anyone can re-run it
+and see the ratio (:func:`replay`).
+
+A witness names its stream by generator and parameters (seed included), not by its rows: the
+generators are deterministic, so the rows are the same on every machine (the stream's
+fingerprint, recorded beside, says so when they are not). ``how`` says how it was found (a
+construction from the literature, or a search and its budget and seed).
+
+>>> w = Witness("novikoff", {"key": "perceptron"}, {"key": "novikoff_tight",
+...             "params": {"k": 25}}, T=25, ratio=1.0, how="x_t = R e_t")
+>>> round(replay(w).ratio, 12)
+1.0
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from olbench.atlas.tightness import Tightness, tightness
+
+
+@dataclass(frozen=True)
+class Witness:
+    """``theorem`` for ``learner`` (``{"key": ..., "params": {...}}``) on ``stream`` (the
+    same form) after ``T`` rounds reached ``ratio`` = observed / bound; ``how``: how it was
+    found; ``source``: the construction's reference, if it is one; ``fingerprint``: the
+    stream's rows' hash when it was recorded."""
+
+    theorem: str
+    learner: dict
+    stream: dict
+    T: int
+    ratio: float
+    how: str
+    source: str = ""
+    fingerprint: str = ""
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def build(self):
+        """(learner, stream), fresh."""
+        from olbench.learners import make_learner
+        from olbench.streams import make_stream
+
+        return (make_learner(self.learner["key"], **self.learner.get("params", {})),
+                make_stream(self.stream["key"], **self.stream.get("params", {})))
+
+    def save(self, path: str | Path) -> Path:
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(asdict(self), indent=2, sort_keys=True) + "\n")
+        return path
+
+
+def load(path: str | Path) -> Witness:
+    """The witness saved at ``path`` (a field it does not know is an error naming the file)."""
+    data = json.loads(Path(path).read_text())
+    try:
+        return Witness(**data)
+    except TypeError as error:
+        raise ValueError(f"{path}: not a witness ({error})") from None
+
+
+def replay(witness: Witness) -> Tightness:
+    """The witness's theorem, learner, stream and horizon evaluated again."""
+    learner, stream = witness.build()
+    if witness.fingerprint and stream.meta.fingerprint != witness.fingerprint:
+        raise ValueError(f"the stream {stream.name} no longer has the rows the witness was "
+                         f"found on (fingerprint {stream.meta.fingerprint}, recorded "
+                         f"{witness.fingerprint})")
+    return tightness(witness.theorem, learner, stream, witness.T)
+
+
+def record(theorem: str, learner: dict, stream: dict, T: int | None, how: str,
+           source: str = "") -> Witness:
+    """A witness of what ``theorem`` gives on this learner, stream and horizon now (the
+    ratio and the stream's fingerprint measured; a skipped theorem is an error: no ratio to
+    witness)."""
+    draft = Witness(theorem, learner, stream, T or 0, 0.0, how, source)
+    built_learner, built_stream = draft.build()
+    found = tightness(theorem, built_learner, built_stream, T)
+    if found.ratio is None:
+        raise ValueError(f"{theorem} on {found.stream}: no ratio ({found.skip_reason})")
+    return Witness(theorem, learner, stream, found.T, found.ratio, how, source,
+                   built_stream.meta.fingerprint)
