@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from olbench import schema as col
 from olbench.atlas.tightness import tightness
 from olbench.atlas.witness import Witness, record
 
@@ -95,11 +96,11 @@ def scan(keys: Iterable[str] | None = None) -> tuple[pd.DataFrame, list[Witness]
                     except ValueError as refused:   # the stream is not the learner's input
                         rows.append({"theorem": theorem.name, "learner": learner.name,
                                      "stream": stream.name, "T": stream.meta.n, "ratio": None,
-                                     "skip_reason": str(refused)})
+                                     col.SKIP_REASON: str(refused)})
                         continue
                     rows.append({"theorem": theorem.name, "learner": found.learner,
                                  "stream": found.stream, "T": found.T, "ratio": found.ratio,
-                                 "skip_reason": found.skip_reason})
+                                 col.SKIP_REASON: found.skip_reason})
                     mark = (theorem.name, key, tuple(sorted(params.items())))
                     if found.ratio is not None and found.ratio > best.get(mark, (-1.0,))[0]:
                         best[mark] = (found.ratio, spec, how, source)
