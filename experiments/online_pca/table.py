@@ -27,23 +27,22 @@ from olbench import schema as col
 from olbench.analysis.markdown import markdown_table
 from olbench.analysis.stats import mean_interval
 from olbench.analysis.study_sections import SectionInputs, report_section
-from olbench.analysis.views import final_rows, per_checkpoint
+from olbench.analysis.views import final_rows, loglog_fit, per_checkpoint
 from olbench.harness.side import read_side
 
 WHOLE, PREFIX = "BestSubspace", "PrefixBestSubspace"
 
 
 def slope(t: np.ndarray, regret: np.ndarray) -> float:
-    """The log-log least-squares slope over the second half of the checkpoints (NaN where
-    the regret there is not positive).
+    """The figures' log-log slope (:func:`~olbench.analysis.views.loglog_fit`: the second
+    half of the checkpoints), NaN where the regret there is not positive throughout (the fit
+    would leave those points out and describe the rest).
 
     >>> round(slope(np.array([1, 10, 100, 1000]), np.array([3.0, 5.0, 50.0, 500.0])), 6)
     1.0
     """
-    half = t >= t[len(t) // 2]
-    if not (regret[half] > 0).all() or half.sum() < 2:
-        return float("nan")
-    return float(np.polyfit(np.log(t[half]), np.log(regret[half]), 1)[0])
+    fitted, _, _, points = loglog_fit(t, regret)
+    return fitted if points == int(np.ceil(len(t) / 2)) else float("nan")
 
 
 def _comparator(rows: pd.DataFrame, name: str) -> pd.DataFrame:

@@ -239,16 +239,17 @@ def separation(run: FinishedRun):
 def subspace_error(run: FinishedRun):
     if run.meta.task != "pca" or not run.snapshots or run.meta.d > MAX_D_FOR_SUBSPACES:
         return None
+    from olbench.comparators.best_subspace import second_moment, top_subspace
+
     X, _ = run.rows()
     k = max(basis.shape[0] for _, basis in run.snapshots)
     covariance, seen, out = np.zeros((X.shape[1], X.shape[1])), 0, []
     for t, basis in run.snapshots:
-        covariance += X[seen:t].T @ X[seen:t]
+        covariance += second_moment(X[seen:t])
         seen = t
-        values, vectors = np.linalg.eigh(covariance)          # ascending
-        top = vectors[:, -k:]
-        # ||(I - V V') U'||_2: how far the directions played lie outside the batch top-k
-        outside = basis.T - top @ (top.T @ basis.T)
+        top, values = top_subspace(covariance, k)           # (values ascending)
+        # ||(I - V'V) U'||_2: how far the directions played lie outside the batch top-k
+        outside = basis.T - top.T @ (top @ basis.T)
         # fewer rows than k (or rank below k): no k-th direction, a gap of 0
         big = values[-k] > 1e-12 * values[-1] * X.shape[1]
         gap = (values[-k] - values[-k - 1]) / values[-k] if big else 0.0

@@ -115,9 +115,8 @@ def _titles_narrow(fig: Figure, axes: list, ncols: int) -> bool:
 def _titles_inside(fig: Figure, axes: list) -> bool:
     """Whether every panel title of ``axes`` lies within the figure's width, as drawn."""
     fig.draw_without_rendering()
-    edge = fig.bbox.x1
-    return all(0 <= ax.title.get_window_extent(renderer(fig)).x0 and
-               ax.title.get_window_extent(renderer(fig)).x1 <= edge for ax in axes)
+    boxes = [ax.title.get_window_extent(renderer(fig)) for ax in axes]
+    return all(0 <= box.x0 and box.x1 <= fig.bbox.x1 for box in boxes)
 
 
 def finish_page(fig: Figure, axes: list, names: list[str], title: str, *,
