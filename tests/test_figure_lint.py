@@ -99,6 +99,18 @@ PCA = {"streams": [{"key": "low_rank", "params": {"n": 300, "d": 6, "spectrum": 
        "comparators": [{"key": "best_subspace", "params": {"k": None}},
                        {"key": "prefix_best_subspace", "params": {"k": None}}]}
 
+#: the bound atlas's figure: witnesses (run once each: their block's own seeds) beside random
+#: streams of the same horizons
+ATLAS_FIGURES = ("bound_atlas", "bounds")
+ATLAS_COMPARATORS = ["max_margin", {"key": "best_fixed", "params": {"loss": "hinge"}}]
+ATLAS = {"blocks": [
+    {"streams": [{"key": "witness", "params": {
+        "file": f"experiments/bound_atlas/witnesses/novikoff__perceptron__T{T}.json"}}
+        for T in (30, 100)],
+     "learners": ["perceptron"], "seeds": [0], "comparators": ATLAS_COMPARATORS},
+    {"streams": [{"key": "separable", "params": {"n": T, "d": 5}} for T in (30, 100)],
+     "learners": ["perceptron"], "comparators": ATLAS_COMPARATORS}]}
+
 
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory) -> dict[str, tuple]:
@@ -116,7 +128,8 @@ def runs(tmp_path_factory) -> dict[str, tuple]:
            "sixteen": _run(SIXTEEN, (0,), tmp / "sixteen"),
            "sparse": _run(SPARSE, (0, 1), tmp / "sparse"),
            "multiclass": _run(MULTICLASS, (0, 1), tmp / "multiclass"),
-           "pca": _run(PCA, (0, 1), tmp / "pca")}
+           "pca": _run(PCA, (0, 1), tmp / "pca"),
+           "atlas": _run(ATLAS, (0, 1), tmp / "atlas", checkpoints=(30,))}
     conf = Path(__file__).resolve().parents[1] / "conf"
     with initialize_config_dir(config_dir=str(conf), version_base=None):
         cfg = compose(config_name="config",
@@ -132,7 +145,11 @@ def drawn(runs) -> dict[str, tuple[str, Figure]]:
     """Every figure each table supports, by file stem: (table name, figure)."""
     out = {}
     for name, (table, side) in runs.items():
-        for stem, fig in figures.build_figures(table, side).items():
+        # the atlas's table: the figures its study draws (a regret figure of blocks run over
+        # different numbers of seeds labels one learner's curves twice, "(1 seed)" and "(2
+        # seeds)", in one style: the lint's "alike")
+        only = ATLAS_FIGURES if name == "atlas" else None
+        for stem, fig in figures.build_figures(table, side, only=only).items():
             out[f"{name}/{stem}"] = (stem, fig)
     return out
 
@@ -155,7 +172,7 @@ def test_every_figure_kind_has_a_caption():
 
 
 @pytest.mark.parametrize("case", ["mixed", "drift", "regression", "outliers", "sixteen",
-                                  "textbook", "multiclass", "pca"])
+                                  "textbook", "multiclass", "pca", "atlas"])
 def test_every_figure_of_the_table_passes_the_lint(case, drawn):
     problems = {key: lint(fig) for key, (_, fig) in drawn.items() if key.startswith(case + "/")}
     assert problems

@@ -1,45 +1,41 @@
-"""The bound atlas's starting points (issue 30): every declared theorem, for every learner
-that declares it (at its default parameters and at the ones a construction needs), on the
-literature's constructions and on olbench's own generators, keeping per (theorem, learner)
-the stream with the largest observed / bound. The search proper (adversaries, orderings,
-parameter search) starts from these.
+"""The bound atlas's problems and starting points (issue 30): every declared theorem for
+every learner setting that declares it (:func:`problems`), and the streams a search starts
+from at a horizon T (:func:`candidates`): the literature's constructions and olbench's own
+generators, each sized to T rounds. The search itself is :mod:`olbench.atlas.search`.
 """
 
 from __future__ import annotations
 
-import warnings
-from collections.abc import Iterable
 from pathlib import Path
 
-import pandas as pd
+from olbench.atlas.witness import Witness
 
-from olbench import schema as col
-from olbench.atlas.tightness import tightness
-from olbench.atlas.witness import Witness, record
-
-#: the literature's constructions, by stream: (stream spec, what it is, its source)
+#: the horizons T the atlas is searched and drawn at
+HORIZONS = (30, 100, 300)
+#: the literature's constructions, by stream: (stream spec, the parameter that sets its
+#: rounds, what it is, its source)
 CONSTRUCTIONS = {
-    "novikoff_tight": ({"key": "novikoff_tight", "params": {"k": 100}},
+    "novikoff_tight": ({"key": "novikoff_tight", "params": {}}, "k",
                        "orthogonal rows x_t = R e_t, random labels: every round a mistake",
-                       "Novikoff (1962); Block (1962); the tightness of (R/gamma)^2"),
-    "multiclass_tight": ({"key": "multiclass_tight", "params": {}},
+                       "Novikoff (1962); Block (1962): the tightness of (R/gamma)^2"),
+    "multiclass_tight": ({"key": "multiclass_tight", "params": {}}, "m",
                          "orthogonal rows, a class each: every round a mistake",
                          "Crammer & Singer (2003): the multiclass (R/gamma)^2 attained"),
-    "alternating": ({"key": "alternating", "params": {"n": 1000}},
+    "alternating": ({"key": "alternating", "params": {}}, "n",
                     "alternating linear losses +-1/2, +1, -1, ...: the leader flips",
                     "Shalev-Shwartz (2012), Example 2.2: FTL's linear regret"),
-    "pca_ftl_adversary": ({"key": "pca_ftl_adversary", "params": {"n": 1000}},
+    "pca_ftl_adversary": ({"key": "pca_ftl_adversary", "params": {}}, "n",
                           "alternating directions: FTL's subspace always the wrong one",
                           "Warmuth & Kuzmin (2008), Sec. 1"),
 }
-#: olbench's own generators, by task (small: each is re-run by the witness tests)
+#: olbench's own generators, by task, at their stated parameters (sized by ``n``)
 GENERATORS = {
-    "classification": [{"key": "separable", "params": {"n": 500, "d": 10, "gamma": 0.1}},
-                       {"key": "noisy", "params": {"n": 500, "d": 10}}],
-    "oco": [{"key": "experts", "params": {"n": 1000, "N": 10}},
-            {"key": "linear_losses", "params": {"n": 1000, "d": 5}}],
-    "multiclass": [{"key": "multiclass_separable", "params": {"n": 500, "d": 5, "k": 3}}],
-    "pca": [{"key": "low_rank", "params": {"n": 500, "d": 10}}],
+    "classification": [{"key": "separable", "params": {"d": 10, "gamma": 0.1}},
+                       {"key": "noisy", "params": {"d": 10}}],
+    "oco": [{"key": "experts", "params": {"N": 10}},
+            {"key": "linear_losses", "params": {"d": 5}}],
+    "multiclass": [{"key": "multiclass_separable", "params": {"d": 5, "k": 3}}],
+    "pca": [{"key": "low_rank", "params": {"d": 10}}],
 }
 #: learner settings besides the defaults and those the theorems' own conditions name
 #: (``Theorem.where``): the linear kernel, where the kernel Perceptron is the Perceptron;
@@ -60,78 +56,47 @@ def settings(key: str) -> list[dict]:
     return out
 
 
-def candidates(task: str) -> list[tuple[dict, str, str]]:
-    """(stream spec, how, source) of every construction and generator of ``task``."""
-    from olbench.streams import make_stream
+def sized(spec: dict, param: str, T: int) -> dict:
+    return {"key": spec["key"], "params": {**spec["params"], param: int(T)}}
 
-    out = [(spec, how, source) for spec, how, source in CONSTRUCTIONS.values()
-           if make_stream(spec["key"], **spec["params"]).task == task]
+
+def generators(task: str, T: int) -> list[dict]:
+    """The generator specs of ``task``, each drawing T rounds."""
+    return [sized(spec, "n", T) for spec in GENERATORS.get(task, [])]
+
+
+def candidates(task: str, T: int) -> list[tuple[dict, str, str]]:
+    """(stream spec, how, source) of every construction and generator of ``task``, T rounds
+    each."""
+    from olbench.streams import Stream
+
+    out = [(sized(spec, size, T), how, source)
+           for spec, size, how, source in CONSTRUCTIONS.values()
+           if Stream.registry.get(spec["key"]).task == task]
     return out + [(spec, "olbench generator at its stated parameters", "")
-                  for spec in GENERATORS.get(task, [])]
+                  for spec in generators(task, T)]
 
 
-def scan(keys: Iterable[str] | None = None) -> tuple[pd.DataFrame, list[Witness]]:
-    """Every (theorem, learner setting, stream) ratio, long form, and the best witness per
-    (theorem, learner setting). ``keys``: the learners (default: every one declaring a
-    theorem)."""
+def problems(keys=None) -> list[tuple[str, dict]]:
+    """(theorem, learner spec) of every declared theorem for every learner setting that
+    declares it (:func:`settings`); ``keys``: the learners (default: every one declaring a
+    theorem). A condition that is the learner's default counts once."""
     from olbench.bounds import declared
     from olbench.learners import Learner, make_learner
-    from olbench.streams import make_stream
 
     keys = [k for k, cls in Learner.registry.items() if cls.bounds] if keys is None else keys
-    rows, best, seen = [], {}, set()
+    out, seen = [], set()
     for key in keys:
         for params in settings(key):
             learner = make_learner(key, **params)
-            if learner.name in seen:          # a condition at the learner's default
-                continue
-            seen.add(learner.name)
-            for theorem in declared(learner):
-                for spec, how, source in candidates(learner.task):
-                    stream = make_stream(spec["key"], **spec["params"])
-                    try:
-                        with warnings.catch_warnings():
-                            warnings.simplefilter("ignore")
-                            found = tightness(theorem.name, learner, stream)
-                    except ValueError as refused:   # the stream is not the learner's input
-                        rows.append({"theorem": theorem.name, "learner": learner.name,
-                                     "stream": stream.name, "T": stream.meta.n, "ratio": None,
-                                     col.SKIP_REASON: str(refused)})
-                        continue
-                    rows.append({"theorem": theorem.name, "learner": found.learner,
-                                 "stream": found.stream, "T": found.T, "ratio": found.ratio,
-                                 col.SKIP_REASON: found.skip_reason})
-                    mark = (theorem.name, key, tuple(sorted(params.items())))
-                    if found.ratio is not None and found.ratio > best.get(mark, (-1.0,))[0]:
-                        best[mark] = (found.ratio, spec, how, source)
-    witnesses = [record(theorem, {"key": key, "params": dict(params)}, spec, None, how, source)
-                 for (theorem, key, params), (_, spec, how, source) in best.items()]
-    return pd.DataFrame(rows), witnesses
+            if learner.name not in seen:
+                seen.add(learner.name)
+                out += [(t.name, {"key": key, "params": dict(params)})
+                        for t in declared(learner)]
+    return out
 
 
 def witness_path(folder: Path, witness: Witness) -> Path:
-    """``<folder>/<theorem>__<learner key>[__<param>-<value>...].json``."""
+    """``<folder>/<theorem>__<learner key>[__<param>-<value>...]__T<T>.json``."""
     params = "".join(f"__{k}-{v}" for k, v in sorted(witness.learner.get("params", {}).items()))
-    return folder / f"{witness.theorem}__{witness.learner['key']}{params}.json"
-
-
-def main(argv: list[str] | None = None) -> None:
-    """``python -m olbench.atlas.scan <folder>``: scan, write the best witness of each
-    (theorem, learner setting) into ``folder`` (the files there before are replaced), and
-    print them."""
-    import argparse
-
-    parser = argparse.ArgumentParser(description=main.__doc__)
-    parser.add_argument("folder", type=Path)
-    folder = parser.parse_args(argv).folder
-    _, witnesses = scan()
-    for old in folder.glob("*.json"):
-        old.unlink()
-    for w in sorted(witnesses, key=lambda w: (w.theorem, w.learner["key"])):
-        w.save(witness_path(folder, w))
-        print(f"{w.theorem:27s} {witness_path(folder, w).stem.split('__', 1)[1]:40s} "
-              f"{w.ratio:.6f}  {w.stream['key']}")
-
-
-if __name__ == "__main__":
-    main()
+    return folder / f"{witness.theorem}__{witness.learner['key']}{params}__T{witness.T}.json"

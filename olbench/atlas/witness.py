@@ -16,6 +16,7 @@ construction from the literature, or a search and its budget and seed).
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -43,16 +44,42 @@ class Witness:
     def build(self):
         """(learner, stream), fresh."""
         from olbench.learners import make_learner
-        from olbench.streams import make_stream
 
         return (make_learner(self.learner["key"], **self.learner.get("params", {})),
-                make_stream(self.stream["key"], **self.stream.get("params", {})))
+                build_stream(self.stream))
+
+    def checked_stream(self):
+        """The stream, fresh, after checking that its rows are the ones the witness was
+        found on (its fingerprint; a mismatch is a ValueError naming both)."""
+        stream = build_stream(self.stream)
+        if self.fingerprint and stream.meta.fingerprint != self.fingerprint:
+            raise ValueError(f"the stream {stream.name} no longer has the rows the witness "
+                             f"was found on (fingerprint {stream.meta.fingerprint}, recorded "
+                             f"{self.fingerprint})")
+        return stream
 
     def save(self, path: str | Path) -> Path:
         path = Path(path)
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(asdict(self), indent=2, sort_keys=True) + "\n")
+        text = json.dumps(asdict(self), indent=2, sort_keys=True)
+        # a list of numbers (a search's rows) on one line, not one number a line
+        text = re.sub(r"\[\s*(-?[\d.e+-]+(?:,\s*-?[\d.e+-]+)*)\s*\]",
+                      lambda m: "[" + ", ".join(m.group(1).split()).replace(",,", ",") + "]",
+                      text)
+        path.write_text(text + "\n")
         return path
+
+
+def build_stream(spec: dict):
+    """The stream of a spec ``{"key": ..., "params": {...}}``, a parameter ``stream`` given as
+    such a spec built first (a :class:`~olbench.streams.transforms.Rows` of a generator)."""
+    from olbench.streams import make_stream
+
+    params = dict(spec.get("params", {}))
+    inner = params.get("stream")
+    if isinstance(inner, dict) and "key" in inner:
+        params["stream"] = build_stream(inner)
+    return make_stream(spec["key"], **params)
 
 
 def load(path: str | Path) -> Witness:
@@ -66,11 +93,7 @@ def load(path: str | Path) -> Witness:
 
 def replay(witness: Witness) -> Tightness:
     """The witness's theorem, learner, stream and horizon evaluated again."""
-    learner, stream = witness.build()
-    if witness.fingerprint and stream.meta.fingerprint != witness.fingerprint:
-        raise ValueError(f"the stream {stream.name} no longer has the rows the witness was "
-                         f"found on (fingerprint {stream.meta.fingerprint}, recorded "
-                         f"{witness.fingerprint})")
+    learner, stream = witness.build()[0], witness.checked_stream()
     return tightness(witness.theorem, learner, stream, witness.T)
 
 

@@ -11,8 +11,8 @@ key (its defaults come from ``conf/<group>/<key>.yaml``) or a mapping::
 
 A study whose streams need different learners (classification and regression figures of
 one chapter, say) lists ``blocks``: sub-grids, each with its own streams and learners (and
-comparators, else the grid's; and its own ``loss``, else the run's), expanded one after the
-other with the grid's seeds::
+comparators, else the grid's; its own ``loss``, else the run's; its own ``seeds``, else the
+grid's), expanded one after the other::
 
     blocks:
       - {streams: [sugiyama_clusters], learners: [pa]}
@@ -51,6 +51,7 @@ import numpy as np
 from hydra.utils import get_class
 from omegaconf import DictConfig, ListConfig, OmegaConf
 
+from olbench.harness.validate import seed_list, seeds_problem
 from olbench.learners.initial import init_label, is_given
 from olbench.learning_task import COMPARATOR_FOR, comparator_mismatch
 
@@ -85,12 +86,11 @@ class Task:
     bounds: bool = True
     #: the tie rule mistakes are counted with (``run.tie``; None: the learner's own)
     tie: str | None = None
-    #: seconds per comparator solve (``run.solver_time_limit``; None: the solvers' default).
-    #: Not part of the run id: a certified fit does not depend on it
+    #: seconds per comparator solve (``run.solver_time_limit``; None: the solvers' default;
+    #: not in the run id: a certified fit does not depend on it)
     solver_time_limit: float | None = field(default=None, compare=False)
-    #: ``(comparator spec as JSON, skip reason)`` of the comparators whose fit was tried
-    #: before the runs and gave no fit (:mod:`olbench.harness.prefit`): the run takes the reason
-    #: instead of solving again
+    #: ``(comparator spec as JSON, skip reason)`` of the fits tried before the runs that gave
+    #: none (:mod:`olbench.harness.prefit`): the run takes the reason, never solving again
     known_skips: tuple = field(default=(), compare=False)
     #: the run is refused if its learner's state would need more (``run.memory_limit``:
     #: bytes or a size; None: the memory free), so it changes no result
@@ -278,10 +278,9 @@ def expand(grid: Any, *, seeds: Iterable[int], experiment: str = "single",
            cache_dir: str | None = None, spacing: str = "log", comparators: bool = True,
            bounds: bool = True, solver_time_limit: float | None = None,
            memory_limit=None, tie: str | None = None) -> list[Task]:
-    """The tasks of a grid: streams x learners x seeds, each with all comparators
-    (none with ``comparators=False``; no bound checks with ``bounds=False``; each solve
-    limited to ``solver_time_limit`` seconds; mistakes counted with ``tie``, None: each
-    learner's own rule)."""
+    """The tasks of a grid: streams x learners x seeds, each with all comparators (none with
+    ``comparators=False``; no bound checks with ``bounds=False``; each solve limited to
+    ``solver_time_limit`` s; mistakes counted with ``tie``, None: each learner's rule)."""
     grid = _plain(grid)
     unknown = set(grid) - {"seeds", "blocks", *GROUPS}
     if unknown:
@@ -314,12 +313,17 @@ def _expand_blocks(grid: dict, **common) -> list[Task]:
         raise GridError("a grid with blocks lists its streams and learners inside the blocks")
     tasks = []
     for number, block in enumerate(blocks):
-        if not isinstance(block, dict) or set(block) - {*GROUPS, "loss"}:
+        if not isinstance(block, dict) or set(block) - {*GROUPS, "loss", "seeds"}:
             raise GridError(f"grid.blocks[{number}] must be a mapping of "
-                            f"{', '.join(GROUPS)} (and loss); got {block!r}")
+                            f"{', '.join(GROUPS)} (and loss, seeds); got {block!r}")
         block = dict(block)
-        # a block may set its own per-round loss (logistic OGD beside hinge OGD, say)
-        own = {"loss": block.pop("loss")} if "loss" in block else {}
+        # a block may set its own per-round loss (logistic OGD beside hinge OGD, say) and
+        # seeds (one, for a stream that draws nothing: a bound-atlas witness)
+        own = {k: block.pop(k) for k in ("loss", "seeds") if k in block}
+        if "seeds" in own:
+            if problem := seeds_problem(own["seeds"]):
+                raise GridError(f"grid.blocks[{number}].seeds={own['seeds']!r}: {problem}")
+            own["seeds"] = seed_list(own["seeds"])
         tasks += expand({"comparators": grid.get("comparators"), **block}, **{**common, **own})
     return tasks
 
@@ -347,8 +351,7 @@ def registry_key(spec: dict) -> str | None:
 
 def _described(spec: dict) -> tuple[type, dict] | None:
     """The class of a spec and its hyper-parameters, defaults filled in; None when the spec
-    describes no component (a class not found, a parameter it does not have: the checks of
-    the configuration name the problem)."""
+    describes no component (the checks of the configuration name the problem)."""
     try:
         cls = component_class(spec["_target_"])
     except Exception:
@@ -363,12 +366,10 @@ def cell_comparator(learner_spec: Any, comparator_spec: Any, *, chosen: bool) ->
     """The comparator of a single cell (``olbench learner=hedge stream=experts``): the one
     chosen on the command line (``chosen``), refused naming the one to use if it measures
     another task than the learner's; otherwise the one that measures the learner's task
-    (:data:`~olbench.learning_task.COMPARATOR_FOR`): the configured default for classification
-    and regression, ``multiclass_best_fixed`` for multiclass classification,
-    ``best_point`` on the learner's feasible set and loss for online convex optimisation.
-    Specs are ``_target_`` mappings (or configs), read with their classes (nothing is
-    built); a spec that describes no component is left to the checks of the configuration,
-    which name the problem."""
+    (:data:`~olbench.learning_task.COMPARATOR_FOR`: the configured default for
+    classification and regression, ``multiclass_best_fixed``, ``best_point`` on an OCO
+    learner's feasible set and loss). Specs are ``_target_`` mappings or configs, read with
+    their classes (nothing built); one describing no component is left to the checks."""
     if comparator_spec is None:
         return None
     learner_spec, comparator_spec = _plain(learner_spec), _plain(comparator_spec)

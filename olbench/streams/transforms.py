@@ -19,7 +19,7 @@ everything else (``Passes(stream=KernelMap(stream=Sinc(...)), passes=100)``).
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import numpy as np
@@ -197,3 +197,60 @@ class Passes(_Wrapper, Stream, key="passes"):
             fingerprint=fingerprint.hexdigest(), bias=inner.bias, sparse=inner.sparse,
             **per_round, extra={**inner.extra, "passes": int(self.passes),
                                 "pass_length": inner.n, "rows": rows})
+
+
+class Rows(_Wrapper, InMemoryStream, key="rows"):
+    """Chosen rows of another stream, in a chosen order: round t shows the inner stream's
+    row ``rows[t]`` (0-based; a row may come back). The streams the bound atlas's search
+    builds (:mod:`olbench.atlas.search`: an ordering of a generator's rows, or the rows an
+    adaptive adversary picked) are these, so a witness is the inner stream's generator and
+    seed plus a list of integers.
+
+    Every fact is measured on the rows shown, not inherited: the radius, the margin with
+    respect to the inner stream's generating vector ``u`` (at least the inner margin: fewer
+    rows), the fingerprint. A multiclass stream keeps the inner margin (its rows' margin
+    with respect to the inner generating matrix, computed for all of them: a lower bound for
+    any subset) and class codes. ``meta.extra``: ``rows`` (the indices) and the inner
+    stream's ``flipped`` and ``clean_y`` per round.
+
+    >>> from olbench.streams import Separable
+    >>> s = Rows(stream=Separable(n=4, d=2), rows=[3, 3, 0])
+    >>> s.meta.n, bool(s.meta.margin >= Separable(n=4, d=2).meta.margin)
+    (3, True)
+    """
+
+    constraints = {"stream": IsInstance(Stream), "rows": IsInstance(Sequence, np.ndarray)}
+
+    def __init__(self, *, stream: Stream, rows: Any = (0,)):
+        self.stream, self.rows = stream, rows
+        self.validate()
+
+    def known_rounds(self) -> int | None:
+        return len(self.rows)
+
+    def value_range(self) -> tuple[float, float] | None:
+        return self.stream.value_range()   # the same entries
+
+    @classmethod
+    def display(cls, params) -> str:
+        return f"{_display_of(params.get('stream'))}, {len(params.get('rows', ()))} rows chosen"
+
+    def _build(self):
+        X, y = self.stream.materialize()
+        inner = self.stream.meta
+        rows = np.asarray(self.rows)
+        if rows.ndim != 1 or not len(rows) or rows.dtype.kind not in "iu" and not (
+                rows.dtype.kind == "f" and np.all(rows == np.round(rows))):
+            raise ValueError(f"Rows: rows must be a non-empty list of row indices, got "
+                             f"{self.rows!r:.80}")
+        rows = rows.astype(np.int64)
+        outside = rows[(rows < 0) | (rows >= inner.n)]
+        if outside.size:
+            raise ValueError(f"Rows: row index {int(outside[0])} is outside the {inner.n} rows "
+                             f"of {self.stream.name}")
+        per_round = {k: None if v is None else v[rows]
+                     for k, v in (("flipped", inner.flipped), ("clean_y", inner.clean_y))}
+        fields = {"u": inner.u, "extra": {"rows": rows}, **per_round}
+        if self.task == "multiclass":
+            fields.update(margin=inner.margin, classes=inner.classes)
+        return X[rows], y[rows], fields
