@@ -72,6 +72,14 @@ def test_a_witness_whose_rows_changed_is_refused_naming_its_file(tmp_path):
         WitnessStream(file=str(changed)).materialize()
 
 
+def test_a_witness_file_replaced_since_the_config_was_written_is_refused():
+    path = "experiments/bound_atlas/witnesses/novikoff__perceptron__T30.json"
+    with pytest.raises(ValueError, match=r"T30.json: the witness was found on rows \w+, not on "
+                                         r"the rows 0123 asked for"):
+        WitnessStream(file=path, witness_fingerprint="0123").materialize()
+    assert WitnessStream(file=path, witness_fingerprint=load(ROOT / path).fingerprint).meta.n == 30
+
+
 def test_a_block_may_run_once_with_its_own_seeds():
     grid = {"blocks": [{"streams": ["separable"], "learners": ["pa"], "seeds": [0]},
                        {"streams": ["separable"], "learners": ["perceptron"]}]}

@@ -59,15 +59,16 @@ def experiment_config(folder: str | Path, horizons: tuple[int, ...] = HORIZONS,
     folder = Path(folder)
     files = sorted((folder if folder.is_absolute() else REPO_ROOT / folder).glob("*.json"),
                    key=lambda f: (f.stem.rsplit("__T", 1)[0], int(f.stem.rsplit("__T", 1)[1])))
-    by_learner: dict[str, tuple[dict, list[str]]] = {}
+    by_learner: dict[str, tuple[dict, list[dict]]] = {}
     for file in files:
         witness = load(file)
         learner = {"key": witness.learner["key"], "params": witness.learner.get("params", {})}
         name = yaml.safe_dump(learner, sort_keys=True)
-        by_learner.setdefault(name, (learner, []))[1].append((folder / file.name).as_posix())
+        by_learner.setdefault(name, (learner, []))[1].append(
+            {"file": (folder / file.name).as_posix(), "witness_fingerprint": witness.fingerprint})
     blocks = [{"learners": [learner], "seeds": [0], "comparators": _comparators([learner]),
-               "streams": [{"key": "witness", "params": {"file": f}} for f in paths]}
-              for learner, paths in by_learner.values()]
+               "streams": [{"key": "witness", "params": p} for p in params]}
+              for learner, params in by_learner.values()]
     # the random contrast: the learner settings of a task that need the same comparators
     # share a block (a comparator meant for another setting's theorem would be fitted and
     # reported for nothing)

@@ -20,7 +20,9 @@ from olbench.streams.base import Chunk, Stream, StreamMeta
 class WitnessStream(Stream, key="witness"):
     """The stream of the witness saved at ``file`` (a path, else relative to the repository
     root). ``meta`` is that stream's, ``meta.extra["witness"]`` the witness's theorem,
-    learner, horizon and ratio.
+    learner, horizon and ratio. ``witness_fingerprint``: the rows the caller means (the study
+    config names it, so that a witness file replaced by another search is a new run, never a stale
+    result resumed, and a config older than its files is refused by name).
 
     >>> from olbench.paths import REPO_ROOT
     >>> folder = REPO_ROOT / "experiments/bound_atlas/witnesses"
@@ -29,11 +31,11 @@ class WitnessStream(Stream, key="witness"):
     ('classification', 'novikoff')
     """
 
-    constraints = {"file": IsInstance(str)}
+    constraints = {"file": IsInstance(str), "witness_fingerprint": IsInstance(str, type(None))}
 
     def __init__(self, *, file: str = "experiments/bound_atlas/witnesses/"
-                 "novikoff__perceptron__T100.json"):
-        self.file = file
+                 "novikoff__perceptron__T100.json", witness_fingerprint: str | None = None):
+        self.file, self.witness_fingerprint = file, witness_fingerprint
         self.validate()
 
     @property
@@ -48,6 +50,11 @@ class WitnessStream(Stream, key="witness"):
         return self._cached("_stream_cache", self._checked_stream)
 
     def _checked_stream(self) -> Stream:
+        recorded = self.witness.fingerprint
+        if self.witness_fingerprint not in (None, recorded):
+            raise ValueError(f"{self.file}: the witness was found on rows {recorded}, not on "
+                             f"the rows {self.witness_fingerprint} asked for (the file was "
+                             "replaced: write the study config again from the witnesses)")
         try:
             return self.witness.checked_stream()
         except ValueError as error:
