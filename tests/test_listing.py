@@ -26,8 +26,8 @@ def test_every_config_of_every_group_is_listed_with_its_parameters_and_defaults(
                 assert p.default == (listed[p.name] if p.name in listed
                                      else optional[p.name][0])
     assert "object at 0x" not in text and "<olbench" not in text
-    assert "experiments (olbench experiment=<name>):\n  libol_multiclass: " in text
-    assert "\n  libol_svmguide3: " in text
+    assert "experiments (olbench experiment=<name>):\n  bound_atlas: " in text
+    assert "\n  libol_multiclass: " in text and "\n  libol_svmguide3: " in text
 
 
 def test_a_learners_parameters_carry_its_declared_constraints():
