@@ -29,7 +29,6 @@ from olbench.analysis.markdown import markdown_table
 from olbench.analysis.study_sections import SectionInputs, report_section
 from olbench.analysis.views import ok_rows, short_label
 from olbench.atlas.literature import lower_bound
-from olbench.atlas.scan import CONSTRUCTIONS
 from olbench.atlas.witness import load
 from olbench.paths import REPO_ROOT
 
@@ -90,8 +89,8 @@ def atlas_table(table: pd.DataFrame, folder: str | Path) -> pd.DataFrame:
         learner = run[col.LEARNER_LABEL].iloc[0] if len(run) else w.learner["key"]
         contrast = random[random[col.BOUND_NAME].eq(w.theorem)
                           & random[col.LEARNER_LABEL].eq(learner) & random[col.T].eq(w.T)]
-        starts = w.extra.get("search", {}).get("starts", {})
-        built = [r for name, r in starts.items() if name.split("(")[0] in CONSTRUCTIONS]
+        search = w.extra.get("search", {})
+        built = [search["starts"][name] for name in search.get("constructions", [])]
         known, source = lower_bound(w.theorem)
         out.append({
             "theorem": w.theorem, "learner": learner, "T": w.T, "ratio": ratio,

@@ -12,7 +12,7 @@ from olbench.atlas.witness import Witness
 
 #: the horizons T the atlas is searched and drawn at
 HORIZONS = (30, 100, 300)
-#: the literature's constructions, by stream: (stream spec, the parameter that sets its
+#: the literature's constructions, by name: (stream spec, the parameter that sets its
 #: rounds, what it is, its source)
 CONSTRUCTIONS = {
     "novikoff_tight": ({"key": "novikoff_tight", "params": {}}, "k",
@@ -24,6 +24,9 @@ CONSTRUCTIONS = {
     "alternating": ({"key": "alternating", "params": {}}, "n",
                     "alternating linear losses +-1/2, +1, -1, ...: the leader flips",
                     "Shalev-Shwartz (2012), Example 2.2: FTL's linear regret"),
+    "punish_the_leader": ({"key": "experts", "params": {"N": 10, "mode": "adversarial"}}, "n",
+                          "the experts' leader given loss 1 every round",
+                          "Cesa-Bianchi & Lugosi (2006): follow the leader punished"),
     "pca_ftl_adversary": ({"key": "pca_ftl_adversary", "params": {}}, "n",
                           "alternating directions: FTL's subspace always the wrong one",
                           "Warmuth & Kuzmin (2008), Sec. 1"),

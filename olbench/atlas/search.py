@@ -201,6 +201,7 @@ def search(theorem: str, learner_spec: dict, T: int, *, seed: int = 0,
     rng = _rng(seed, theorem, learner.name, T)
     starts = {_stream_label(spec): ratio_of(theorem, learner, spec, T)
               for spec, _, _ in candidates(learner.task, T)}
+    built = [_stream_label(spec) for spec, _, source in candidates(learner.task, T) if source]
     scored = [Candidate(r, spec, how, source) for spec, how, source in candidates(learner.task, T)
               if (r := starts[_stream_label(spec)]) is not None]
     for base in generators(learner.task, T):
@@ -226,7 +227,7 @@ def search(theorem: str, learner_spec: dict, T: int, *, seed: int = 0,
     scored.append(best)
     witness = record(theorem, learner_spec, best.spec, T, best.how, best.source)
     extra = {"search": {"seed": seed, "budget": asdict(budget), "evaluated": len(scored)
-                        + budget.moves, "starts": starts}}
+                        + budget.moves, "starts": starts, "constructions": built}}
     return Witness(**{**witness.__dict__, "extra": extra}), scored
 
 
