@@ -2,10 +2,12 @@
 theorem's bound is nearly reached, kept as a small JSON file so that anyone can re-run it
 and see the ratio (:func:`replay`).
 
-A witness names its stream by generator and parameters (seed included), not by its rows: the
-generators are deterministic, so the rows are the same on every machine (the stream's
-fingerprint, recorded beside, says so when they are not). ``how`` says how it was found (a
-construction from the literature, or a search and its budget and seed).
+A witness names its stream by generator and parameters (seed included), or as chosen rows of
+such a stream (``{"key": "rows", "params": {"stream": <generator spec>, "rows": [...]}}``:
+what a search builds), never by the numbers themselves: the generators are deterministic, so
+the rows are the same on every machine (the stream's fingerprint, recorded beside, says so
+when they are not). ``how`` says how it was found (a construction from the literature, or a
+search); ``extra["search"]`` the search's seed, budget and starting points.
 
 >>> w = Witness("novikoff", {"key": "perceptron"}, {"key": "novikoff_tight",
 ...             "params": {"k": 25}}, T=25, ratio=1.0, how="x_t = R e_t")
@@ -64,8 +66,7 @@ class Witness:
         text = json.dumps(asdict(self), indent=2, sort_keys=True)
         # a list of numbers (a search's rows) on one line, not one number a line
         text = re.sub(r"\[\s*(-?[\d.e+-]+(?:,\s*-?[\d.e+-]+)*)\s*\]",
-                      lambda m: "[" + ", ".join(m.group(1).split()).replace(",,", ",") + "]",
-                      text)
+                      lambda m: "[" + re.sub(r"\s+", " ", m.group(1)) + "]", text)
         path.write_text(text + "\n")
         return path
 
