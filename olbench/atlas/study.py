@@ -33,20 +33,16 @@ HEADER = """\
 """
 
 
-def _comparators(learners: list[dict]) -> list[dict]:
-    """The comparators every theorem of these learner settings needs, each once."""
+def _comparators(learner) -> list[dict]:
+    """The comparators every theorem of the learner (as set) needs, each once."""
     from olbench.bounds import declared
-    from olbench.learners import make_learner
 
     out = []
-    for spec in learners:
-        learner = make_learner(spec["key"], **spec["params"])
-        for theorem in declared(learner):
-            for need in theorem.needs(learner.get_params()):
-                entry = {"key": need["key"],
-                         "params": {k: v for k, v in need.items() if k != "key"}}
-                if entry not in out:
-                    out.append(entry)
+    for theorem in declared(learner):
+        for need in theorem.needs(learner.get_params()):
+            entry = {"key": need["key"], "params": {k: v for k, v in need.items() if k != "key"}}
+            if entry not in out:
+                out.append(entry)
     return out
 
 
@@ -54,7 +50,9 @@ def experiment_config(folder: str | Path, horizons: tuple[int, ...] = HORIZONS,
                       seeds: int = 10) -> str:
     """The YAML of ``conf/experiment/bound_atlas.yaml`` for the witnesses in ``folder`` (a
     path relative to the repository, as the config will name it)."""
+    from olbench.harness.task_checks import loss_range_fits
     from olbench.paths import REPO_ROOT
+    from olbench.streams import make_stream
 
     folder = Path(folder)
     files = sorted((folder if folder.is_absolute() else REPO_ROOT / folder).glob("*.json"),
@@ -66,7 +64,7 @@ def experiment_config(folder: str | Path, horizons: tuple[int, ...] = HORIZONS,
         name = yaml.safe_dump(learner, sort_keys=True)
         by_learner.setdefault(name, (learner, []))[1].append(
             {"file": (folder / file.name).as_posix(), "witness_fingerprint": witness.fingerprint})
-    blocks = [{"learners": [learner], "seeds": [0], "comparators": _comparators([learner]),
+    blocks = [{"learners": [learner], "seeds": [0], "comparators": _comparators(_built(learner)),
                "streams": [{"key": "witness", "params": p} for p in params]}
               for learner, params in by_learner.values()]
     # the random contrast: the learner settings of a task that need the same comparators
@@ -75,9 +73,10 @@ def experiment_config(folder: str | Path, horizons: tuple[int, ...] = HORIZONS,
     groups: dict[str, tuple[list[dict], list[dict], list[dict]]] = {}
     for _, spec in problems():
         entry = {"key": spec["key"], "params": spec["params"]}
-        needs = _comparators([entry])
-        streams = [g for T in horizons for g in generators(_task_of(entry), T)
-                   if _accepts(entry, g)]
+        learner = _built(entry)
+        needs = _comparators(learner)
+        streams = [g for T in horizons for g in generators(learner.task, T)
+                   if loss_range_fits(learner, make_stream(g["key"], **g["params"]))]
         _, _, members = groups.setdefault(yaml.safe_dump([needs, streams]),
                                           (needs, streams, []))
         if entry not in members:
@@ -99,18 +98,7 @@ def experiment_config(folder: str | Path, horizons: tuple[int, ...] = HORIZONS,
                                    default_flow_style=None)
 
 
-def _accepts(learner: dict, stream: dict) -> bool:
-    """Whether the stream's entries lie in the range of losses the learner takes (Hedge's
-    and the weighted majority's [0, 1]: not the linear losses' [-G, G])."""
-    from olbench.learners import make_learner
-    from olbench.streams import make_stream
-
-    needed = getattr(make_learner(learner["key"], **learner["params"]), "loss_range", None)
-    given = make_stream(stream["key"], **stream["params"]).value_range()
-    return needed is None or given is None or needed[0] <= given[0] and given[1] <= needed[1]
-
-
-def _task_of(spec: dict) -> str:
+def _built(spec: dict):
     from olbench.learners import make_learner
 
-    return make_learner(spec["key"], **spec["params"]).task
+    return make_learner(spec["key"], **spec["params"])
