@@ -79,12 +79,13 @@ def atlas_table(table: pd.DataFrame, folder: str | Path) -> pd.DataFrame:
     generates it, the random streams' mean and max at T (and how many runs), the verdict."""
     rows = atlas_rows(table)
     witnesses = rows[rows["kind"].eq("witness")]
+    names = witnesses["witness"].map(lambda f: Path(str(f)).name)   # once, not per file
     random = rows[rows["kind"].eq("random")]
     out = []
     base = Path(folder) if Path(folder).is_absolute() else REPO_ROOT / folder
     for file in sorted(base.glob("*.json")):
         w = load(file)
-        run = witnesses[witnesses["witness"].map(lambda f: Path(str(f)).name).eq(file.name)]
+        run = witnesses[names.eq(file.name)]
         ratio = float(run[col.RATIO].iloc[0]) if len(run) else float("nan")
         learner = run[col.LEARNER_LABEL].iloc[0] if len(run) else w.learner["key"]
         contrast = random[random[col.BOUND_NAME].eq(w.theorem)

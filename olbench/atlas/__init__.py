@@ -7,6 +7,6 @@ learner setting declaring it) and the streams a search starts from;
 :mod:`olbench.atlas.study` writes the study's config (``olbench experiment=bound_atlas``)."""
 
 from olbench.atlas.tightness import Tightness, tightness
-from olbench.atlas.witness import Witness, load, record, replay
+from olbench.atlas.witness import Witness, load, replay
 
-__all__ = ["Tightness", "Witness", "load", "record", "replay", "tightness"]
+__all__ = ["Tightness", "Witness", "load", "replay", "tightness"]

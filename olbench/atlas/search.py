@@ -35,7 +35,7 @@ import numpy as np
 
 from olbench.atlas.scan import HORIZONS, candidates, generators
 from olbench.atlas.tightness import tightness
-from olbench.atlas.witness import Witness, build_stream, record
+from olbench.atlas.witness import Witness, build_stream
 
 #: each generator's search space: parameter -> (low, high, scale); scale "log" or "linear",
 #: "int" / "intlog" for integers. The rest of its parameters keep their defaults.
@@ -64,9 +64,13 @@ class Budget:
     moves: int = 100
 
 
+class NoLegalStream(ValueError):
+    """No candidate stream met the theorem's hypotheses (every one got a skip reason)."""
+
+
 @dataclass(frozen=True)
 class Candidate:
-    ratio: float
+    ratio: float | None
     spec: dict
     how: str
     source: str = ""
@@ -199,11 +203,11 @@ def search(theorem: str, learner_spec: dict, T: int, *, seed: int = 0,
 
     learner = make_learner(learner_spec["key"], **learner_spec.get("params", {}))
     rng = _rng(seed, theorem, learner.name, T)
-    starts = {_stream_label(spec): ratio_of(theorem, learner, spec, T)
-              for spec, _, _ in candidates(learner.task, T)}
-    built = [_stream_label(spec) for spec, _, source in candidates(learner.task, T) if source]
-    scored = [Candidate(r, spec, how, source) for spec, how, source in candidates(learner.task, T)
-              if (r := starts[_stream_label(spec)]) is not None]
+    first = [Candidate(ratio_of(theorem, learner, spec, T), spec, how, source)
+             for spec, how, source in candidates(learner.task, T)]
+    starts = {_stream_label(c.spec): c.ratio for c in first}
+    built = [_stream_label(c.spec) for c in first if c.source]    # the constructions
+    scored = [c for c in first if c.ratio is not None]
     for base in generators(learner.task, T):
         scored += cross_entropy(theorem, learner, base, T, rng, budget)
     pools = sorted(scored, key=lambda c: -c.ratio)
@@ -221,14 +225,14 @@ def search(theorem: str, learner_spec: dict, T: int, *, seed: int = 0,
             scored.append(Candidate(ratio, spec, f"greedy adversary on the rows of "
                                     f"{pool.how.split(':')[0]}", pool.source))
     if not scored:
-        raise ValueError(f"{theorem} for {learner.name} at T={T}: no legal stream found")
+        raise NoLegalStream(f"{theorem} for {learner.name} at T={T}: no legal stream found")
     best = max(scored, key=lambda c: c.ratio)
     best = local_search(theorem, learner, best, T, rng, budget.moves)
     scored.append(best)
-    witness = record(theorem, learner_spec, best.spec, T, best.how, best.source)
     extra = {"search": {"seed": seed, "budget": asdict(budget), "evaluated": len(scored)
                         + budget.moves, "starts": starts, "constructions": built}}
-    return Witness(**{**witness.__dict__, "extra": extra}), scored
+    return Witness(theorem, learner_spec, best.spec, T, best.ratio, best.how, best.source,
+                   build_stream(best.spec).meta.fingerprint, extra), scored
 
 
 def _stream_label(spec: dict) -> str:
@@ -271,7 +275,7 @@ def search_all(folder, horizons=HORIZONS, *, seeds=(0, 1), budget: Budget = Budg
 def _search_or_none(theorem, spec, T, seed, budget):
     try:
         return search(theorem, spec, T, seed=seed, budget=budget)[0]
-    except ValueError:
+    except NoLegalStream:       # any other error is the search's own: raised
         return None
 
 

@@ -43,12 +43,11 @@ class Witness:
     fingerprint: str = ""
     extra: dict[str, Any] = field(default_factory=dict)
 
-    def build(self):
-        """(learner, stream), fresh."""
+    def built_learner(self):
+        """The learner, fresh."""
         from olbench.learners import make_learner
 
-        return (make_learner(self.learner["key"], **self.learner.get("params", {})),
-                build_stream(self.stream))
+        return make_learner(self.learner["key"], **self.learner.get("params", {}))
 
     def checked_stream(self):
         """The stream, fresh, after checking that its rows are the ones the witness was
@@ -94,19 +93,5 @@ def load(path: str | Path) -> Witness:
 
 def replay(witness: Witness) -> Tightness:
     """The witness's theorem, learner, stream and horizon evaluated again."""
-    learner, stream = witness.build()[0], witness.checked_stream()
-    return tightness(witness.theorem, learner, stream, witness.T)
-
-
-def record(theorem: str, learner: dict, stream: dict, T: int | None, how: str,
-           source: str = "") -> Witness:
-    """A witness of what ``theorem`` gives on this learner, stream and horizon now (the
-    ratio and the stream's fingerprint measured; a skipped theorem is an error: no ratio to
-    witness)."""
-    draft = Witness(theorem, learner, stream, T or 0, 0.0, how, source)
-    built_learner, built_stream = draft.build()
-    found = tightness(theorem, built_learner, built_stream, T)
-    if found.ratio is None:
-        raise ValueError(f"{theorem} on {found.stream}: no ratio ({found.skip_reason})")
-    return Witness(theorem, learner, stream, found.T, found.ratio, how, source,
-                   built_stream.meta.fingerprint)
+    return tightness(witness.theorem, witness.built_learner(), witness.checked_stream(),
+                     witness.T)
