@@ -157,6 +157,14 @@ def comparator_mismatch(comparator: Any, data_task: str | None, data: str,
             f"comparator={COMPARATOR_FOR[data_task]}")
 
 
+def loss_range_fits(learner: Any, stream: Any) -> bool:
+    """Whether the stream's entries, as its parameters say, lie in the range of losses the
+    learner takes (Hedge's and the weighted majority's [0, 1]); True where either is not
+    declared. :func:`check_loss_range` checks the rows themselves as they are read."""
+    needed, given = getattr(learner, "loss_range", None), stream.value_range()
+    return needed is None or given is None or needed[0] <= given[0] and given[1] <= needed[1]
+
+
 def check_loss_range(learner: Any, X: Any, offset: int = 0) -> None:
     """Refuse rows outside the range of losses the learner declares (``loss_range``: Hedge
     and the weighted majority take the experts' losses in [0, 1]), naming the first value

@@ -50,7 +50,7 @@ def experiment_config(folder: str | Path, horizons: tuple[int, ...] = HORIZONS,
                       seeds: int = 10) -> str:
     """The YAML of ``conf/experiment/bound_atlas.yaml`` for the witnesses in ``folder`` (a
     path relative to the repository, as the config will name it)."""
-    from olbench.harness.task_checks import loss_range_fits
+    from olbench.learning_task import loss_range_fits
     from olbench.paths import REPO_ROOT
     from olbench.streams import make_stream
 

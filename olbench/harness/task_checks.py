@@ -154,22 +154,14 @@ def _init_problem(task: Task, stream: Any, learner: Any) -> str | None:
     return None
 
 
-def loss_range_fits(learner: Any, stream: Any) -> bool:
-    """Whether the stream's entries, as its parameters say, lie in the range of losses the
-    learner takes (Hedge's and the weighted majority's [0, 1]); True where either is not
-    declared."""
-    needed, given = getattr(learner, "loss_range", None), stream.value_range()
-    return needed is None or given is None or needed[0] <= given[0] and given[1] <= needed[1]
-
-
 def _range_problem(task: Task, stream: Any, learner: Any) -> str | None:
     """A learner of losses in a range (Hedge, the weighted majority: [0, 1]) on a stream
     whose parameters put its entries outside it (linear losses in [-G, G])."""
+    from olbench.learning_task import learners_for, loss_range_fits
+
     if loss_range_fits(learner, stream):
         return None
     needed, given = learner.loss_range, stream.value_range()
-    from olbench.learning_task import learners_for
-
     others = [k for k in learners_for("oco") if k.split(" ")[0] not in
               {registry_key(task.learner), "hedge", "weighted_majority"}]
     return (f"learner {registry_key(task.learner)} learns from losses in "
